@@ -1,0 +1,20 @@
+//! Reduction algorithms of treedd: the ddmin family (split factor, complement orders,
+//! parallel stabilized loops, GreeDDy, DDMIN*), the hierarchical algorithms (HDD, HDDr,
+//! Coarse HDD/HDDr, hoisting, HDDH, fixed points), the SHA3-256 content cache, and the
+//! oracle runner that executes the user's interestingness test.
+
+mod cache;
+mod ddmin;
+mod error;
+mod judge;
+mod oracle;
+mod stats;
+mod text;
+
+pub use cache::Cache;
+pub use ddmin::{ddmin, ComplementOrder, DdminOptions};
+pub use error::Error;
+pub use judge::{Judge, JudgeOptions};
+pub use oracle::{CommandOracle, Oracle, Outcome};
+pub use stats::Stats;
+pub use text::{reduce_text, TextUnit};

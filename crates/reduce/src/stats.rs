@@ -1,0 +1,16 @@
+//! CONTRACT (skeleton): counters shared by all threads of one reduction.
+
+/// Snapshot of the counters of a reduction.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Stats {
+    /// Oracle processes actually started.
+    pub oracle_runs: u64,
+    /// Candidates answered from the content cache.
+    pub cache_hits: u64,
+    /// Candidates dropped by the syntax filter before the oracle.
+    pub syntax_filtered: u64,
+    /// Largest number of entries the cache held at once.
+    pub cache_peak_entries: u64,
+    /// Oracle runs killed at the timeout.
+    pub timeouts: u64,
+}

@@ -1,0 +1,15 @@
+//! Reduction trees for treedd, built from tree-sitter parse trees.
+//!
+//! [`RTree::build`] parses bytes of C, JavaScript or Java, squeezes linear chains,
+//! flattens recursive chains, hides tokens that can never be removed on their own, and
+//! attaches to every node the text that replaces it when it is pruned (empty where the
+//! grammar allows, else the shortest string the grammar derives for its kind).
+//! This crate knows nothing of oracles or processes.
+
+mod error;
+mod lang;
+mod rtree;
+
+pub use error::Error;
+pub use lang::Lang;
+pub use rtree::{count_errors, Edit, NodeId, RTree};

@@ -1,0 +1,1 @@
+//! Integration tests: run the real `treedd` binary with real oracles from fixtures/.

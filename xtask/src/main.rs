@@ -1,0 +1,3 @@
+fn main() -> anyhow::Result<()> {
+    anyhow::bail!("usage: cargo xtask <codegen|bench> ...")
+}
