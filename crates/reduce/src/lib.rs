@@ -3,6 +3,7 @@
 //! Coarse HDD/HDDr, hoisting, HDDH, fixed points), the SHA3-256 content cache, and the
 //! oracle runner that executes the user's interestingness test.
 
+mod algorithm;
 mod cache;
 mod ddmin;
 mod error;
@@ -11,6 +12,7 @@ mod oracle;
 mod stats;
 mod text;
 
+pub use algorithm::{reduce_tree, Base, Hoisting, TraversalOrder, TreeConfig};
 pub use cache::Cache;
 pub use ddmin::{ddmin, ComplementOrder, DdminOptions};
 pub use error::Error;
