@@ -17,6 +17,8 @@ pub use cache::Cache;
 pub use ddmin::{ddmin, ddmin_indices, ComplementOrder, DdminOptions};
 pub use error::Error;
 pub use judge::{Filter, FnOracle, Judge, JudgeOptions, OnImprovement};
-pub use oracle::{CommandOracle, Oracle, Outcome};
+pub use oracle::{
+    CommandOracle, CommandOracleBuilder, Oracle, Outcome, RunReport, STDERR_HEAD_LINES,
+};
 pub use stats::Stats;
 pub use text::{reduce_text, TextUnit};
