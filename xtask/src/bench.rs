@@ -28,7 +28,7 @@ use serde::{Deserialize, Serialize};
 
 const USAGE: &str = "\
 usage: cargo xtask bench [OPTIONS]
-       cargo xtask bench micro [--treedd PATH]
+       cargo xtask bench micro [--treedd PATH] [--publish]
 
 Options:
   --suite NAME|PATH     fixtures (default), jrts, perses (from ../shared/suites) or a folder
@@ -40,7 +40,9 @@ Options:
   --time-limit SECONDS  wall-clock cap per run (default: 600)
   --rerun               rerun finished case x configuration x jobs combinations
   --report-only         do not run anything, only render the report from stored results
-  --treedd PATH         use this binary instead of building target/release/treedd";
+  --treedd PATH         use this binary instead of building target/release/treedd
+  --publish             also copy the report (tables.md, results.csv, SVGs) to docs/bench/<suite>/;
+                        with `micro`, copy micro.md to docs/bench/";
 
 /// Entry point of `cargo xtask bench ARGS`.
 pub fn main(args: &[String]) -> Result<()> {
@@ -50,7 +52,7 @@ pub fn main(args: &[String]) -> Result<()> {
             Ok(())
         }
         Invocation::Suite(opts) => run_suite(&opts),
-        Invocation::Micro { treedd } => micro(treedd),
+        Invocation::Micro { treedd, publish } => micro(treedd, publish),
     }
 }
 
@@ -61,7 +63,10 @@ pub fn main(args: &[String]) -> Result<()> {
 enum Invocation {
     Help,
     Suite(SuiteOptions),
-    Micro { treedd: Option<PathBuf> },
+    Micro {
+        treedd: Option<PathBuf>,
+        publish: bool,
+    },
 }
 
 #[derive(Debug)]
@@ -74,6 +79,7 @@ struct SuiteOptions {
     rerun: bool,
     report_only: bool,
     treedd: Option<PathBuf>,
+    publish: bool,
 }
 
 fn parse_args(args: &[String]) -> Result<Invocation> {
@@ -87,6 +93,7 @@ fn parse_args(args: &[String]) -> Result<Invocation> {
         rerun: false,
         report_only: false,
         treedd: None,
+        publish: false,
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -132,6 +139,7 @@ fn parse_args(args: &[String]) -> Result<Invocation> {
             }
             "--rerun" => opts.rerun = true,
             "--report-only" => opts.report_only = true,
+            "--publish" => opts.publish = true,
             "--treedd" => opts.treedd = Some(PathBuf::from(value(flag)?)),
             other => bail!("unknown argument `{other}`\n\n{USAGE}"),
         }
@@ -139,6 +147,7 @@ fn parse_args(args: &[String]) -> Result<Invocation> {
     if micro {
         return Ok(Invocation::Micro {
             treedd: opts.treedd,
+            publish: opts.publish,
         });
     }
     Ok(Invocation::Suite(opts))
@@ -1652,6 +1661,32 @@ fn write_report(suite: &str, out: &Path, rows: &[Row], paper: &PaperFigures) -> 
     Ok(md)
 }
 
+/// Copy the report files (not the raw jsonl) from `out` to `docs`, replacing older plots.
+fn publish_report(out: &Path, docs: &Path) -> Result<()> {
+    if docs.is_dir() {
+        for entry in fs::read_dir(docs)? {
+            let path = entry?.path();
+            if path.extension().is_some_and(|e| e == "svg") {
+                fs::remove_file(&path)?;
+            }
+        }
+    }
+    fs::create_dir_all(docs)?;
+    for entry in fs::read_dir(out)? {
+        let path = entry?.path();
+        let name = path
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        if name == "tables.md" || name == "results.csv" || name.ends_with(".svg") {
+            fs::copy(&path, docs.join(&name))
+                .with_context(|| format!("cannot copy {} to {}", path.display(), docs.display()))?;
+        }
+    }
+    Ok(())
+}
+
 // ---------------------------------------------------------------------------------------------
 // Driver
 
@@ -1744,6 +1779,11 @@ fn run_suite(opts: &SuiteOptions) -> Result<()> {
         bail!("no results for suite {suite} in {}", out.display());
     }
     let md = write_report(&suite, &out, &rows, &load_paper_tables(&root))?;
+    if opts.publish {
+        let docs = root.join("docs").join("bench").join(&suite);
+        publish_report(&out, &docs)?;
+        eprintln!("bench: report published to {}", docs.display());
+    }
     let paper = rows
         .iter()
         .filter(|r| paper_example(&r.case).is_some())
@@ -1836,7 +1876,7 @@ struct MicroRow {
     verified: bool,
 }
 
-fn micro(treedd: Option<PathBuf>) -> Result<()> {
+fn micro(treedd: Option<PathBuf>, publish: bool) -> Result<()> {
     let root = workspace_root();
     let treedd = treedd_binary(&root, treedd)?;
     let oracle = std::env::current_exe()?;
@@ -2051,6 +2091,15 @@ fn micro(treedd: Option<PathBuf>) -> Result<()> {
     fs::write(out.join("micro.json"), serde_json::to_string_pretty(&rows)?)?;
     println!("{md}");
     eprintln!("bench micro: written to {}", out.join("micro.md").display());
+    if publish {
+        let docs = root.join("docs").join("bench");
+        fs::create_dir_all(&docs)?;
+        fs::write(docs.join("micro.md"), &md)?;
+        eprintln!(
+            "bench micro: published to {}",
+            docs.join("micro.md").display()
+        );
+    }
     Ok(())
 }
 
@@ -2260,8 +2309,11 @@ mod tests {
             ("fixtures", Config::all().len(), &[1][..])
         );
         assert!(matches!(
-            parse_args(&args("micro")).unwrap(),
-            Invocation::Micro { treedd: None }
+            parse_args(&args("micro --publish")).unwrap(),
+            Invocation::Micro {
+                treedd: None,
+                publish: true
+            }
         ));
         for bad in [
             "--jobs 0",
@@ -2435,6 +2487,21 @@ mod tests {
         let csv = fs::read_to_string(dir.path().join("results.csv")).unwrap();
         assert_eq!(csv.lines().count(), rows.len() + 1);
         assert!(dir.path().join("tables.md").is_file());
+
+        let docs = dir.path().join("docs");
+        fs::create_dir_all(&docs).unwrap();
+        fs::write(docs.join("scatter-old.svg"), "<svg/>").unwrap();
+        fs::write(dir.path().join("results.jsonl"), "{}").unwrap();
+        publish_report(dir.path(), &docs).unwrap();
+        let mut published: Vec<String> = fs::read_dir(&docs)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        published.sort();
+        assert_eq!(
+            published,
+            ["results.csv", "scatter-hdd-j1.svg", "tables.md"]
+        );
     }
 
     #[test]
