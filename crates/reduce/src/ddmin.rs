@@ -27,7 +27,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use rayon::prelude::*;
 
@@ -102,15 +102,7 @@ pub fn ddmin_indices(
     opts: &DdminOptions,
 ) -> Vec<usize> {
     let jobs = opts.jobs.max(1);
-    let pool = if jobs > 1 {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(jobs)
-            .thread_name(|i| format!("treedd-ddmin-{i}"))
-            .build()
-            .ok()
-    } else {
-        None
-    };
+    let pool = if jobs > 1 { thread_pool(jobs) } else { None };
     let mut run = Run {
         test,
         opts,
@@ -126,6 +118,28 @@ pub fn ddmin_indices(
             return config;
         }
     }
+}
+
+/// The thread pool with `jobs` threads, made once per process and number of jobs (HDD calls
+/// ddmin once per tree level). `None` if no thread could be started (then tests run one at a
+/// time, with the same result).
+fn thread_pool(jobs: usize) -> Option<Arc<rayon::ThreadPool>> {
+    static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
+    let mut pools = POOLS
+        .get_or_init(Mutex::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    if let Some(pool) = pools.get(&jobs) {
+        return Some(Arc::clone(pool));
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .thread_name(|i| format!("treedd-test-{i}"))
+        .build()
+        .ok()?;
+    let pool = Arc::new(pool);
+    pools.insert(jobs, Arc::clone(&pool));
+    Some(pool)
 }
 
 /// A candidate of one round: the configuration it stands for and where it came from.
@@ -162,7 +176,7 @@ struct Run<'a> {
     test: &'a (dyn Fn(&[usize]) -> bool + Sync),
     opts: &'a DdminOptions,
     nu: usize,
-    pool: Option<rayon::ThreadPool>,
+    pool: Option<Arc<rayon::ThreadPool>>,
     known: Known,
 }
 
