@@ -1,0 +1,3 @@
+pub fn run(_a: &[String]) -> anyhow::Result<()> {
+    Ok(())
+}
