@@ -14,9 +14,11 @@ mod text;
 
 pub use algorithm::{reduce_tree, Base, Hoisting, TraversalOrder, TreeConfig};
 pub use cache::Cache;
-pub use ddmin::{ddmin, ComplementOrder, DdminOptions};
+pub use ddmin::{ddmin, ddmin_indices, ComplementOrder, DdminOptions};
 pub use error::Error;
-pub use judge::{Judge, JudgeOptions};
-pub use oracle::{CommandOracle, Oracle, Outcome};
+pub use judge::{Filter, FnOracle, Judge, JudgeOptions, OnImprovement};
+pub use oracle::{
+    CommandOracle, CommandOracleBuilder, Oracle, Outcome, RunReport, STDERR_HEAD_LINES,
+};
 pub use stats::Stats;
 pub use text::{reduce_text, TextUnit};
