@@ -1,11 +1,17 @@
+mod bench;
 mod codegen;
 mod tree_stats;
 
 fn main() -> anyhow::Result<()> {
+    // `cargo xtask bench micro` runs this binary as its own no-op oracle (see bench.rs).
+    if let Some(code) = bench::marker_oracle_mode() {
+        std::process::exit(code);
+    }
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
+        Some("bench") => bench::main(&args[1..]),
         Some("codegen") => codegen::run(&args[1..]),
         Some("tree-stats") => tree_stats::run(&args[1..]),
-        _ => anyhow::bail!("usage: cargo xtask <codegen|tree-stats|bench> ..."),
+        _ => anyhow::bail!("usage: cargo xtask <bench|codegen|tree-stats> ..."),
     }
 }

@@ -19,5 +19,5 @@ pub use dump::dump;
 pub use error::Error;
 pub use lang::Lang;
 pub use parse::count_errors;
-pub use replace::{generate as generate_tables, GrammarSources};
+pub use replace::{generate as generate_tables, replacement_quality, GrammarSources, Quality};
 pub use rtree::{Edit, NodeId, RTree, TreeStats};
