@@ -123,20 +123,21 @@ fn binary_leaves_no_temporary_directory() {
         "input.txt",
     ])
     .expect_code(0);
-    assert_eq!(d.read_string("input.reduced.txt"), "7\n");
+    // line+char (the default) also removes the newline.
+    assert_eq!(d.read_string("input.reduced.txt"), "7");
     assert!(d.tmp_entries().is_empty(), "{:?}", d.tmp_entries());
 }
 
 #[test]
 fn binary_timeout_counts_as_not_interesting() {
     let d = Dir::new();
-    // Interesting on the original (10 lines); any smaller candidate hangs, with a child.
-    d.write("input.txt", numbers(0..10));
+    // Interesting on the original (4 lines); any smaller candidate hangs, with a child.
+    d.write("input.txt", numbers(0..4));
     let pids = d.join("pids");
     d.script(
         "oracle.sh",
         &format!(
-            r#"test "$(wc -l < "$1")" -eq 10 && exit 0; sleep 1000 & echo $! >> {}; wait"#,
+            r#"test "$(wc -l < "$1")" -eq 4 && exit 0; sleep 1000 & echo $! >> {}; wait"#,
             pids.display()
         ),
     );
@@ -152,7 +153,7 @@ fn binary_timeout_counts_as_not_interesting() {
         "input.txt",
     ]);
     run.expect_code(0);
-    assert_eq!(d.read_string("input.reduced.txt"), numbers(0..10));
+    assert_eq!(d.read_string("input.reduced.txt"), numbers(0..4));
     let stats: serde_json::Value = serde_json::from_slice(&d.read("s.json")).unwrap();
     assert!(stats["timeouts"].as_u64().unwrap() > 0, "{stats}");
     for pid in fs::read_to_string(&pids).unwrap().split_whitespace() {

@@ -14,16 +14,16 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use anyhow::Context;
 use clap::Parser;
 use treedd_reduce::{
-    CommandOracle, CommandOracleBuilder, DdminOptions, Judge, JudgeOptions, Oracle, Outcome,
-    RunReport, TextUnit,
+    Base, CommandOracle, CommandOracleBuilder, DdminOptions, Filter, Hoisting, Judge, JudgeOptions,
+    OnImprovement, Oracle, Outcome, RunReport, TextUnit, TraversalOrder, TreeConfig,
 };
-use treedd_tree::Lang;
+use treedd_tree::{Lang, RTree};
 
 use crate::exit::Fatal;
 use crate::flags::{Algorithm, Args, Hoist, Preset, Unit};
@@ -78,7 +78,7 @@ fn run() -> anyhow::Result<u8> {
         return dump_tree(plan.lang, &input);
     }
     let oracle = build_oracle(&args)?;
-    Reduction::new(args, plan, input, oracle)?.run()
+    Reduction::new(args, plan, input, oracle).run()
 }
 
 /// Settings derived from the flags, with conflicts rejected.
@@ -232,26 +232,17 @@ fn dump_tree(lang: Lang, input: &[u8]) -> anyhow::Result<u8> {
     anyhow::bail!("--dump-tree is not available yet")
 }
 
-/// The user's oracle as the Judge sees it: every interesting candidate is offered to the
-/// output file (which keeps only improvements) and updates the progress display.
-struct TrackingOracle {
-    inner: Arc<CommandOracle>,
-    writer: Arc<BestWriter>,
-    on_change: Arc<dyn Fn() + Send + Sync>,
-}
+/// The oracle shared between the Judge and the CLI (which also runs it directly for the
+/// original's check and `--verify`, and cancels it on a signal).
+struct SharedOracle(Arc<CommandOracle>);
 
-impl Oracle for TrackingOracle {
+impl Oracle for SharedOracle {
     fn run(&self, candidate: &[u8]) -> Outcome {
-        let outcome = self.inner.run(candidate);
-        if outcome.is_interesting() {
-            self.writer.offer(candidate);
-            (self.on_change)();
-        }
-        outcome
+        self.0.run(candidate)
     }
 
     fn cancel(&self) {
-        self.inner.cancel();
+        self.0.cancel();
     }
 }
 
@@ -261,35 +252,33 @@ struct Reduction {
     plan: Plan,
     input: Vec<u8>,
     oracle: Arc<CommandOracle>,
-    progress: Arc<Progress>,
+    progress: Progress,
+    /// Set by the signal handler; the Judge (once it exists) is cancelled with the oracle.
     interrupted: Arc<AtomicBool>,
+    judge: Arc<OnceLock<Arc<Judge>>>,
     /// Oracle runs done outside the Judge (original check, --verify).
     extra_runs: u64,
 }
 
 impl Reduction {
-    fn new(
-        args: Args,
-        plan: Plan,
-        input: Vec<u8>,
-        oracle: Arc<CommandOracle>,
-    ) -> anyhow::Result<Reduction> {
-        let progress = Arc::new(Progress::new(args.quiet, input.len()));
-        Ok(Reduction {
+    fn new(args: Args, plan: Plan, input: Vec<u8>, oracle: Arc<CommandOracle>) -> Reduction {
+        let progress = Progress::new(args.quiet, input.len());
+        Reduction {
             args,
             plan,
             input,
             oracle,
             progress,
             interrupted: Arc::new(AtomicBool::new(false)),
+            judge: Arc::default(),
             extra_runs: 0,
-        })
+        }
     }
 
     fn run(mut self) -> anyhow::Result<u8> {
         self.install_signal_handler()?;
         self.progress
-            .phase("checking the input", self.snapshot(self.input.len(), None));
+            .update("checking the input", self.snapshot(self.input.len(), None));
         let report = self.oracle.run_report(&self.input);
         self.extra_runs += 1;
         if self.interrupted.load(Ordering::SeqCst) {
@@ -300,98 +289,72 @@ impl Reduction {
         }
         self.check_original(&report)?;
 
-        let mode = fs::metadata(&self.args.input).ok().map(|m| m.permissions());
-        let writer = BestWriter::create(&self.plan.output, &self.input, mode).map_err(|e| {
-            Fatal::new(
-                exit::OUTPUT,
-                format!("cannot write output {}: {e}", self.plan.output.display()),
-            )
-        })?;
-        let writer = Arc::new(writer);
-        let judge_cell: Arc<std::sync::OnceLock<Arc<Judge>>> = Arc::default();
-        let on_change: Arc<dyn Fn() + Send + Sync> = {
-            let progress = Arc::clone(&self.progress);
-            let writer = Arc::clone(&writer);
-            let judge_cell = Arc::clone(&judge_cell);
-            let extra = self.extra_runs;
-            Arc::new(move || {
-                let (runs, hits) = judge_cell
-                    .get()
-                    .map(|j| {
-                        let s = j.stats();
-                        (s.oracle_runs, s.cache_hits)
-                    })
-                    .unwrap_or((0, 0));
-                progress.update(Snapshot {
-                    size: writer.best_len(),
-                    oracle_runs: runs + extra,
-                    cache_hits: hits,
-                });
-            })
+        // The tree (and its syntax errors) before anything is written.
+        let tree = match self.plan.unit {
+            Some(_) => None,
+            None => Some(self.build_tree()?),
         };
-        let tracking = TrackingOracle {
-            inner: Arc::clone(&self.oracle),
-            writer: Arc::clone(&writer),
-            on_change,
+        let mode = fs::metadata(&self.args.input).ok().map(|m| m.permissions());
+        let writer = BestWriter::create(&self.plan.output, &self.input, mode)
+            .map_err(|e| self.output_error(e))?;
+        let writer = Arc::new(writer);
+        let on_improvement: OnImprovement = {
+            let writer = Arc::clone(&writer);
+            Box::new(move |candidate: &[u8]| writer.offer(candidate))
+        };
+        let filter: Option<Filter> = match &tree {
+            Some(tree) if !self.args.no_syntax_filter => {
+                let lang = self.plan.lang;
+                let allowed = tree.error_count();
+                Some(Box::new(move |candidate: &[u8]| {
+                    treedd_tree::count_errors(lang, candidate) <= allowed
+                }))
+            }
+            _ => None,
         };
         let judge = Arc::new(Judge::new(
-            Box::new(tracking),
+            Box::new(SharedOracle(Arc::clone(&self.oracle))),
             JudgeOptions {
                 cache: !self.args.no_cache,
+                filter,
+                on_improvement: Some(on_improvement),
             },
         ));
-        let _ = judge_cell.set(Arc::clone(&judge));
-
-        let phase = match self.plan.unit {
-            Some(unit) => format!("reducing (ddmin, {})", unit.name()),
-            None => format!(
-                "reducing ({}, hoist {})",
-                self.plan.algorithm.name(),
-                self.plan.hoist.name()
-            ),
-        };
-        self.progress
-            .phase(&phase, self.snapshot(self.input.len(), Some(&judge)));
-        let result = self.reduce(&judge)?;
-        let interrupted = self.interrupted.load(Ordering::SeqCst);
-        // Whatever the algorithm returned, never replace a smaller interesting result with a
-        // larger one: only an uninterrupted run's final answer is written unconditionally.
-        if !interrupted {
-            writer.finish(&result).map_err(|e| {
-                Fatal::new(
-                    exit::OUTPUT,
-                    format!("cannot write output {}: {e}", self.plan.output.display()),
-                )
-            })?;
+        let _ = self.judge.set(Arc::clone(&judge));
+        if self.interrupted.load(Ordering::SeqCst) {
+            judge.cancel();
         }
-        let output = fs::read(&self.plan.output).unwrap_or(result);
-        let mut verified = None;
-        let mut verify_report = None;
-        let mut code = exit::SUCCESS;
-        if interrupted {
-            code = exit::INTERRUPTED;
-        } else if self.args.verify {
+
+        let result = self.reduce_with_progress(&judge, tree, &writer);
+        let interrupted = self.interrupted.load(Ordering::SeqCst);
+        // Only an uninterrupted run's final answer is written unconditionally; after a
+        // cancel, the output keeps the best candidate the oracle confirmed.
+        if !interrupted {
+            writer.finish(&result).map_err(|e| self.output_error(e))?;
+        }
+        let output = fs::read(&self.plan.output).map_err(|e| self.output_error(e))?;
+        if let Some(msg) = judge.last_start_error() {
+            self.progress.warn(&format!(
+                "{} oracle runs could not be started, the last one: {msg}",
+                judge.stats().failed_to_start
+            ));
+        }
+
+        let mut verify = None;
+        if !interrupted && self.args.verify {
             self.progress
-                .phase("verifying", self.snapshot(output.len(), Some(&judge)));
+                .update("verifying", self.snapshot(output.len(), Some(&judge)));
             let report = self.oracle.run_report(&output);
             self.extra_runs += 1;
-            if self.interrupted.load(Ordering::SeqCst) {
-                code = exit::INTERRUPTED;
-            } else {
-                verified = Some(report.outcome.is_interesting());
-                if !report.outcome.is_interesting() {
-                    code = exit::FLAKY;
-                }
-                verify_report = Some(report);
-            }
+            verify = Some(report);
         }
+        let interrupted = self.interrupted.load(Ordering::SeqCst);
+        let verified = match &verify {
+            Some(r) if !interrupted => Some(r.outcome.is_interesting()),
+            _ => None,
+        };
         self.progress.finish();
-        let stats = self.stats_report(
-            &judge,
-            &output,
-            interrupted || code == exit::INTERRUPTED,
-            verified,
-        );
+        let stats = self.stats_report(&judge, &output, interrupted, verified);
         if let Some(path) = &self.args.stats {
             let json = serde_json::to_string_pretty(&stats)?;
             output::write_atomic(path, format!("{json}\n").as_bytes(), None).map_err(|e| {
@@ -401,63 +364,65 @@ impl Reduction {
                 )
             })?;
         }
-        match code {
-            exit::INTERRUPTED => {
-                self.progress.say(&format!(
-                    "interrupted; the best result so far ({} bytes) is in {}",
-                    output.len(),
-                    self.plan.output.display()
-                ));
-            }
-            exit::FLAKY => {
-                let why = verify_report
-                    .as_ref()
-                    .map(describe_outcome)
-                    .unwrap_or_default();
-                return Err(Fatal::new(
-                    exit::FLAKY,
-                    format!(
-                        "--verify: the oracle no longer finds the result {} interesting ({}); the oracle is flaky",
-                        self.plan.output.display(),
-                        why
-                    ),
-                )
-                .with_detail("a flaky oracle makes reductions unreliable: make it deterministic, or raise --timeout if runs time out")
-                .into());
-            }
-            _ => {
-                if !self.progress.is_quiet() {
-                    eprintln!("treedd: {}", summary(&stats, &self.plan.output));
-                }
-            }
+        if interrupted {
+            self.progress.say(&format!(
+                "interrupted; the best result so far ({} bytes) is in {}",
+                output.len(),
+                self.plan.output.display()
+            ));
+            return Ok(exit::INTERRUPTED);
         }
-        Ok(code)
+        if let (Some(false), Some(report)) = (verified, &verify) {
+            return Err(Fatal::new(
+                exit::FLAKY,
+                format!(
+                    "--verify: the oracle no longer finds the result {} interesting ({}); the oracle is flaky",
+                    self.plan.output.display(),
+                    describe_outcome(report)
+                ),
+            )
+            .with_detail("a flaky oracle makes reductions unreliable: make it deterministic, or raise --timeout if runs time out")
+            .into());
+        }
+        if !self.progress.is_quiet() {
+            eprintln!("treedd: {}", summary(&stats, &self.plan.output));
+        }
+        Ok(exit::SUCCESS)
     }
 
-    fn reduce(&self, judge: &Judge) -> anyhow::Result<Vec<u8>> {
-        let mut ddmin = DdminOptions {
-            jobs: self.args.jobs as usize,
-            ..DdminOptions::default()
-        };
-        if let Some(nu) = self.args.split_factor {
-            ddmin.split_factor = nu as usize;
-        }
-        if let Some(unit) = self.plan.unit {
-            let unit = match unit {
-                Unit::Line => TextUnit::Line,
-                Unit::Char => TextUnit::Char,
-                Unit::LineChar => TextUnit::LineThenChar,
-            };
-            return Ok(treedd_reduce::reduce_text(&self.input, unit, judge, &ddmin));
-        }
-        let mut tree =
-            treedd_tree::RTree::build(self.plan.lang, &self.input).with_context(|| {
-                format!(
-                    "cannot parse {} as {}",
-                    self.args.input.display(),
-                    self.plan.lang.name()
-                )
-            })?;
+    /// Run the algorithm while a ticker thread refreshes the progress display.
+    fn reduce_with_progress(
+        &self,
+        judge: &Judge,
+        tree: Option<RTree>,
+        writer: &BestWriter,
+    ) -> Vec<u8> {
+        let done = AtomicBool::new(false);
+        std::thread::scope(|s| {
+            let ticker = s.spawn(|| {
+                while !done.load(Ordering::SeqCst) {
+                    self.progress.update(
+                        &judge.phase(),
+                        self.snapshot(writer.best_len(), Some(judge)),
+                    );
+                    std::thread::park_timeout(Duration::from_millis(250));
+                }
+            });
+            let result = self.reduce(judge, tree);
+            done.store(true, Ordering::SeqCst);
+            ticker.thread().unpark();
+            result
+        })
+    }
+
+    fn build_tree(&self) -> anyhow::Result<RTree> {
+        let tree = RTree::build(self.plan.lang, &self.input).with_context(|| {
+            format!(
+                "cannot parse {} as {}",
+                self.args.input.display(),
+                self.plan.lang.name()
+            )
+        })?;
         if tree.error_count() > 0 {
             self.progress.warn(&format!(
                 "{} does not parse cleanly as {} ({} syntax errors); reducing anyway",
@@ -466,25 +431,52 @@ impl Reduction {
                 tree.error_count()
             ));
         }
-        let config = treedd_reduce::TreeConfig {
+        Ok(tree)
+    }
+
+    fn output_error(&self, e: io::Error) -> Fatal {
+        Fatal::new(
+            exit::OUTPUT,
+            format!("cannot write output {}: {e}", self.plan.output.display()),
+        )
+    }
+
+    fn reduce(&self, judge: &Judge, tree: Option<RTree>) -> Vec<u8> {
+        let mut ddmin = DdminOptions {
+            jobs: self.args.jobs as usize,
+            stop: Some(judge.stop_flag()),
+            ..DdminOptions::default()
+        };
+        if let Some(nu) = self.args.split_factor {
+            ddmin.split_factor = nu as usize;
+        }
+        let Some(mut tree) = tree else {
+            let unit = match self.plan.unit.unwrap_or(Unit::LineChar) {
+                Unit::Line => TextUnit::Line,
+                Unit::Char => TextUnit::Char,
+                Unit::LineChar => TextUnit::LineThenChar,
+            };
+            return treedd_reduce::reduce_text(&self.input, unit, judge, &ddmin);
+        };
+        let config = TreeConfig {
             base: match self.plan.algorithm {
-                Algorithm::Hddr => treedd_reduce::Base::Hddr,
-                Algorithm::CoarseHdd => treedd_reduce::Base::CoarseHdd,
-                Algorithm::CoarseHddr => treedd_reduce::Base::CoarseHddr,
-                Algorithm::Hdd | Algorithm::Ddmin => treedd_reduce::Base::Hdd,
+                Algorithm::Hddr => Base::Hddr,
+                Algorithm::CoarseHdd => Base::CoarseHdd,
+                Algorithm::CoarseHddr => Base::CoarseHddr,
+                Algorithm::Hdd | Algorithm::Ddmin => Base::Hdd,
             },
             hoist: match self.plan.hoist {
-                Hoist::None => treedd_reduce::Hoisting::None,
-                Hoist::Pre => treedd_reduce::Hoisting::Pre,
-                Hoist::Interlace => treedd_reduce::Hoisting::Interlace,
-                Hoist::Both => treedd_reduce::Hoisting::Both,
+                Hoist::None => Hoisting::None,
+                Hoist::Pre => Hoisting::Pre,
+                Hoist::Interlace => Hoisting::Interlace,
+                Hoist::Both => Hoisting::Both,
             },
-            order: treedd_reduce::TraversalOrder::BreadthFirst,
+            order: TraversalOrder::BreadthFirst,
             fixpoint: true,
             ddmin,
             final_text_pass: self.plan.preset == Preset::Smallest,
         };
-        Ok(treedd_reduce::reduce_tree(&mut tree, judge, &config))
+        treedd_reduce::reduce_tree(&mut tree, judge, &config)
     }
 
     /// SIGINT/SIGTERM: the first one cancels the running oracles (the reduction then unwinds
@@ -494,12 +486,16 @@ impl Reduction {
         let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])
             .context("cannot install the signal handler")?;
         let oracle = Arc::clone(&self.oracle);
+        let judge = Arc::clone(&self.judge);
         let interrupted = Arc::clone(&self.interrupted);
         let count = AtomicUsize::new(0);
         std::thread::spawn(move || {
             for _ in signals.forever() {
                 interrupted.store(true, Ordering::SeqCst);
                 oracle.cancel();
+                if let Some(judge) = judge.get() {
+                    judge.cancel();
+                }
                 if count.fetch_add(1, Ordering::SeqCst) > 0 {
                     // The output file is only ever replaced atomically: leaving now is safe.
                     eprintln!("treedd: interrupted twice; exiting now");

@@ -19,14 +19,26 @@ pub struct Snapshot {
 enum Mode {
     Quiet,
     Bar(ProgressBar),
-    Plain { last: Mutex<Option<Instant>> },
+    Plain(Mutex<Logged>),
 }
+
+/// What the last plain log line said, and when.
+#[derive(Default)]
+struct Logged {
+    at: Option<Instant>,
+    phase: String,
+    size: usize,
+}
+
+/// Plain mode logs a phase change at once, a new size at most once a second, and otherwise a
+/// heartbeat every 30 seconds, so an hours-long log stays readable.
+const PLAIN_SIZE_INTERVAL: Duration = Duration::from_secs(1);
+const PLAIN_HEARTBEAT: Duration = Duration::from_secs(30);
 
 pub struct Progress {
     mode: Mode,
     start: Instant,
     original: usize,
-    phase: Mutex<String>,
 }
 
 impl Progress {
@@ -41,15 +53,12 @@ impl Progress {
             bar.enable_steady_tick(Duration::from_millis(200));
             Mode::Bar(bar)
         } else {
-            Mode::Plain {
-                last: Mutex::new(None),
-            }
+            Mode::Plain(Mutex::new(Logged::default()))
         };
         Progress {
             mode,
             start: Instant::now(),
             original,
-            phase: Mutex::new(String::new()),
         }
     }
 
@@ -57,29 +66,24 @@ impl Progress {
         self.start.elapsed()
     }
 
-    /// Start a new phase ("checking the input", "reducing (hdd, hoist pre)", ...).
-    pub fn phase(&self, phase: &str, now: Snapshot) {
-        *self.phase.lock().unwrap_or_else(|e| e.into_inner()) = phase.to_string();
+    /// The current phase ("checking the input", "text: lines", ...) and counters.
+    pub fn update(&self, phase: &str, now: Snapshot) {
         match &self.mode {
             Mode::Quiet => {}
-            Mode::Bar(bar) => bar.set_message(self.line(now)),
-            Mode::Plain { last } => {
-                *last.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
-                eprintln!("treedd: {}", self.line(now));
-            }
-        }
-    }
-
-    /// New counters: redraw the live line, or log a plain line if a second has passed.
-    pub fn update(&self, now: Snapshot) {
-        match &self.mode {
-            Mode::Quiet => {}
-            Mode::Bar(bar) => bar.set_message(self.line(now)),
-            Mode::Plain { last } => {
-                let mut last = last.lock().unwrap_or_else(|e| e.into_inner());
-                if last.is_none_or(|t| t.elapsed() >= Duration::from_secs(1)) {
-                    *last = Some(Instant::now());
-                    eprintln!("treedd: {}", self.line(now));
+            Mode::Bar(bar) => bar.set_message(self.line(phase, now)),
+            Mode::Plain(logged) => {
+                let mut logged = logged.lock().unwrap_or_else(|e| e.into_inner());
+                let since = logged.at.map(|t| t.elapsed());
+                let due = logged.phase != phase
+                    || (logged.size != now.size && since.is_none_or(|s| s >= PLAIN_SIZE_INTERVAL))
+                    || since.is_none_or(|s| s >= PLAIN_HEARTBEAT);
+                if due {
+                    eprintln!("treedd: {}", self.line(phase, now));
+                    *logged = Logged {
+                        at: Some(Instant::now()),
+                        phase: phase.to_string(),
+                        size: now.size,
+                    };
                 }
             }
         }
@@ -90,7 +94,7 @@ impl Progress {
         match &self.mode {
             Mode::Quiet => {}
             Mode::Bar(bar) => bar.suspend(|| eprintln!("treedd: warning: {message}")),
-            Mode::Plain { .. } => eprintln!("treedd: warning: {message}"),
+            Mode::Plain(_) => eprintln!("treedd: warning: {message}"),
         }
     }
 
@@ -114,8 +118,7 @@ impl Progress {
         }
     }
 
-    fn line(&self, now: Snapshot) -> String {
-        let phase = self.phase.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    fn line(&self, phase: &str, now: Snapshot) -> String {
         let pct = percent(now.size, self.original);
         let elapsed = self.start.elapsed().as_secs_f64();
         format!(
