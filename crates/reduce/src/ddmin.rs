@@ -16,10 +16,14 @@
 //!
 //! A configuration is a sorted list of indices into the input units. After a successful
 //! complement test the remaining subsets are kept as they were ("reduce the granularity by one
-//! in order to keep the existing splitting"); increasing the granularity re-splits the whole
-//! configuration into `min(|c|, nu * n)` parts of nearly equal size (Zeller's split). Configurations already known to be
-//! uninteresting (tested earlier in this call, e.g. the complements of a 2-split, or the
-//! subsets surviving a complement step, or the last round of a DDMIN* iteration) are never
+//! in order to keep the existing splitting") and the next round starts by removing the subset
+//! after the one just removed (Picire's rotation); increasing the granularity re-splits the
+//! whole configuration into `min(|c|, nu * n)` parts with Zeller's split. With these choices
+//! the test counts of 002 Table 3(a) are reproduced exactly (see the tests).
+//!
+//! Configurations whose outcome is already known (tested earlier in this call: the
+//! complements of a 2-split, the subsets surviving a complement step, the last round of a
+//! DDMIN* iteration, the interesting candidates of a window that were not chosen) are never
 //! tested again; since every later candidate is smaller than the current configuration, that
 //! memo drops entries as the configuration shrinks. The empty configuration is never tested
 //! (the papers' precondition is `test(empty) = pass`).
@@ -27,7 +31,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use rayon::prelude::*;
 
@@ -102,15 +106,7 @@ pub fn ddmin_indices(
     opts: &DdminOptions,
 ) -> Vec<usize> {
     let jobs = opts.jobs.max(1);
-    let pool = if jobs > 1 {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(jobs)
-            .thread_name(|i| format!("treedd-ddmin-{i}"))
-            .build()
-            .ok()
-    } else {
-        None
-    };
+    let pool = if jobs > 1 { thread_pool(jobs) } else { None };
     let mut run = Run {
         test,
         opts,
@@ -126,6 +122,28 @@ pub fn ddmin_indices(
             return config;
         }
     }
+}
+
+/// The thread pool with `jobs` threads, made once per process and number of jobs (HDD calls
+/// ddmin once per tree level). `None` if no thread could be started (then tests run one at a
+/// time, with the same result).
+fn thread_pool(jobs: usize) -> Option<Arc<rayon::ThreadPool>> {
+    static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
+    let mut pools = POOLS
+        .get_or_init(Mutex::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    if let Some(pool) = pools.get(&jobs) {
+        return Some(Arc::clone(pool));
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .thread_name(|i| format!("treedd-test-{i}"))
+        .build()
+        .ok()?;
+    let pool = Arc::new(pool);
+    pools.insert(jobs, Arc::clone(&pool));
+    Some(pool)
 }
 
 /// A candidate of one round: the configuration it stands for and where it came from.
@@ -162,7 +180,7 @@ struct Run<'a> {
     test: &'a (dyn Fn(&[usize]) -> bool + Sync),
     opts: &'a DdminOptions,
     nu: usize,
-    pool: Option<rayon::ThreadPool>,
+    pool: Option<Arc<rayon::ThreadPool>>,
     known: Known,
 }
 

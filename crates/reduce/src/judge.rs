@@ -444,6 +444,37 @@ mod tests {
     }
 
     #[test]
+    fn cache_changes_no_result_only_the_oracle_runs() {
+        let input: Vec<u8> = (0..120u32)
+            .flat_map(|i| format!("{}\n", i % 17).into_bytes())
+            .collect();
+        let f: Pred = |c| c.windows(3).any(|w| w == b"16\n") && c.windows(2).any(|w| w == b"3\n");
+        let mut outs = Vec::new();
+        for cache in [true, false] {
+            let (judge, oracle) = judge_with(
+                f,
+                JudgeOptions {
+                    cache,
+                    ..Default::default()
+                },
+            );
+            let opts = DdminOptions {
+                fixpoint: true,
+                ..Default::default()
+            };
+            let out = crate::reduce_text(&input, crate::TextUnit::LineThenChar, &judge, &opts);
+            outs.push((out, oracle.runs(), judge.stats().cache_hits));
+        }
+        assert_eq!(outs[0].0, outs[1].0);
+        assert!(outs[0].2 > 0, "no cache hits: {:?}", outs[0]);
+        assert_eq!(
+            outs[0].1 + outs[0].2,
+            outs[1].1,
+            "every hit saves exactly one run"
+        );
+    }
+
+    #[test]
     fn phase_and_failed_starts() {
         struct Broken;
         impl Oracle for Broken {

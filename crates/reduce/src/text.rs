@@ -177,4 +177,31 @@ mod tests {
         let par = reduce_text(&input, TextUnit::LineThenChar, &judge(f), &opts);
         assert_eq!(seq, par);
     }
+
+    #[test]
+    fn cancel_ends_both_passes_at_once() {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        use std::sync::{Arc, Mutex};
+        let cell: Arc<Mutex<Option<Arc<Judge>>>> = Arc::default();
+        let runs = Arc::new(AtomicU64::new(0));
+        let (c2, r2) = (Arc::clone(&cell), Arc::clone(&runs));
+        let oracle = FnOracle::new(move |c: &[u8]| {
+            if r2.fetch_add(1, Ordering::SeqCst) == 4 {
+                if let Some(j) = c2.lock().unwrap().as_ref() {
+                    j.cancel();
+                }
+            }
+            contains(c, b"needle")
+        });
+        let j = Arc::new(Judge::new(Box::new(oracle), JudgeOptions::default()));
+        *cell.lock().unwrap() = Some(Arc::clone(&j));
+        let input: Vec<u8> = (0..2000)
+            .flat_map(|i| format!("line {i} needle\n").into_bytes())
+            .collect();
+        let out = reduce_text(&input, TextUnit::LineThenChar, &j, &DdminOptions::default());
+        *cell.lock().unwrap() = None;
+        assert_eq!(runs.load(Ordering::SeqCst), 5);
+        assert!(contains(&out, b"needle"));
+        assert!(j.stats().tests <= 5);
+    }
 }
