@@ -22,6 +22,8 @@ pub use cache::Cache;
 pub use ddmin::{ddmin, ComplementOrder, DdminOptions};
 pub use error::Error;
 pub use judge::{Judge, JudgeOptions};
-pub use oracle::{CommandOracle, Oracle, Outcome};
+pub use oracle::{
+    CommandOracle, CommandOracleBuilder, Oracle, Outcome, RunReport, STDERR_HEAD_LINES,
+};
 pub use stats::Stats;
 pub use text::{reduce_text, TextUnit};

@@ -1,17 +1,48 @@
-//! CONTRACT (skeleton): the oracle runner (issue 2, item 2).
+//! The oracle runner (issue 2, item 2): runs the user's interestingness test on candidates.
+//!
+//! [`CommandOracle`] runs `PROGRAM <candidate-path>` directly (no shell), with the working
+//! directory set to a private, freshly made temporary directory that holds the candidate under
+//! the input's original file name. Exit status 0 means "still interesting".
+//!
+//! **Invariant**: every child runs in its own process group, registered in the oracle's table
+//! of running groups from just after spawn until just before it is reaped. A group is only ever
+//! signalled while its leader is unreaped (alive or a zombie), so its id cannot have been
+//! reused by an unrelated process. After the leader exits, the rest of its group is killed too,
+//! so no straggler keeps writing into a temporary directory that is being removed.
+//!
+//! Waiting is done on a pidfd with `poll` (no busy polling, timeout for free); kernels without
+//! pidfd fall back to `waitid(WNOWAIT)` with short sleeps.
+
+use std::ffi::OsString;
+use std::fs;
+use std::io::Read;
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::{Path, PathBuf};
+use std::process::{ChildStderr, Command, Stdio};
+use std::sync::{mpsc, Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use rustix::event::{poll, PollFd, PollFlags, Timespec};
+use rustix::process::{
+    kill_process_group, pidfd_open, waitid, Pid, PidfdFlags, Signal, WaitId, WaitIdOptions,
+};
+
+use crate::Error;
 
 /// What one oracle run said about a candidate.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
     /// Exit status 0: the candidate still shows the failure.
     Interesting,
-    /// Any other exit status, or killed by a signal.
+    /// Any other exit status (`code`), or killed by a signal (`code` is `None`).
     NotInteresting { code: Option<i32> },
     /// Killed (with its whole process group) at the timeout. Counts as not interesting.
     TimedOut,
     /// The run was cancelled (Ctrl-C); its outcome is unknown.
     Cancelled,
-    /// The oracle could not be started (not executable, missing, exec format error).
+    /// The oracle could not be started (not executable, missing, exec format error), or the
+    /// candidate could not be written to its temporary directory.
     FailedToStart(String),
 }
 
@@ -29,6 +60,541 @@ pub trait Oracle: Send + Sync {
     fn cancel(&self);
 }
 
+/// How many lines of the oracle's stderr a [`RunReport`] keeps.
+pub const STDERR_HEAD_LINES: usize = 10;
+/// How many bytes of the oracle's stderr a [`RunReport`] keeps at most.
+const STDERR_HEAD_BYTES: usize = 4096;
+
+/// Everything known about one run, for diagnostics ("the original input is not interesting",
+/// `--verify`).
+#[derive(Clone, Debug)]
+pub struct RunReport {
+    pub outcome: Outcome,
+    /// Exit code, `None` if the oracle was killed by a signal or did not run.
+    pub code: Option<i32>,
+    /// The signal that killed the oracle, if any.
+    pub signal: Option<i32>,
+    /// The first [`STDERR_HEAD_LINES`] lines of the oracle's stderr (lossily decoded).
+    pub stderr_head: String,
+    pub elapsed: Duration,
+}
+
+/// Builds a [`CommandOracle`]; checks that the program exists and is executable.
+#[derive(Clone, Debug)]
+pub struct CommandOracleBuilder {
+    program: PathBuf,
+    file_name: OsString,
+    timeout: Option<Duration>,
+    temp_root: Option<PathBuf>,
+}
+
+impl CommandOracleBuilder {
+    /// `program` is a path (relative to the current directory) or a bare name looked up in
+    /// `PATH` when no such file exists in the current directory.
+    pub fn new(program: impl Into<PathBuf>) -> CommandOracleBuilder {
+        CommandOracleBuilder {
+            program: program.into(),
+            file_name: OsString::from("candidate"),
+            timeout: None,
+            temp_root: None,
+        }
+    }
+
+    /// The file name the candidate gets in its temporary directory (the input's file name).
+    pub fn file_name(&mut self, name: impl Into<OsString>) -> &mut CommandOracleBuilder {
+        self.file_name = name.into();
+        self
+    }
+
+    /// Per-run timeout; `None` (the default) waits forever.
+    pub fn timeout(&mut self, timeout: Option<Duration>) -> &mut CommandOracleBuilder {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Where the per-run temporary directories are made (default: `$TMPDIR` or `/tmp`).
+    pub fn temp_root(&mut self, dir: impl Into<PathBuf>) -> &mut CommandOracleBuilder {
+        self.temp_root = Some(dir.into());
+        self
+    }
+
+    pub fn build(&self) -> Result<CommandOracle, Error> {
+        let program = resolve_program(&self.program)?;
+        let name = Path::new(&self.file_name);
+        if name.file_name() != Some(self.file_name.as_os_str()) {
+            return Err(Error::BadFileName(self.file_name.clone()));
+        }
+        let temp_root = match &self.temp_root {
+            Some(dir) => std::path::absolute(dir).map_err(Error::TempDir)?,
+            None => std::env::temp_dir(),
+        };
+        Ok(CommandOracle {
+            program,
+            file_name: self.file_name.clone(),
+            timeout: self.timeout,
+            temp_root,
+            running: Mutex::new(Running::default()),
+            use_pidfd: true,
+        })
+    }
+}
+
+/// Make the program path absolute (the child runs in another directory) and check that it is
+/// an executable file.
+fn resolve_program(program: &Path) -> Result<PathBuf, Error> {
+    let not_found = || Error::OracleNotFound(program.to_path_buf());
+    let bare = program.components().count() == 1 && !program.as_os_str().is_empty();
+    let path = if program.exists() || !bare {
+        std::path::absolute(program).map_err(|_| not_found())?
+    } else {
+        let paths = std::env::var_os("PATH").ok_or_else(not_found)?;
+        std::env::split_paths(&paths)
+            .map(|dir| dir.join(program))
+            .find(|p| is_executable_file(p))
+            .ok_or_else(not_found)?
+    };
+    let meta = fs::metadata(&path).map_err(|_| not_found())?;
+    if !meta.is_file() || meta.permissions().mode() & 0o111 == 0 {
+        return Err(Error::OracleNotExecutable(path));
+    }
+    Ok(path)
+}
+
+fn is_executable_file(path: &Path) -> bool {
+    fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// Process groups of the runs in flight, and whether `cancel` was called.
+#[derive(Default)]
+struct Running {
+    cancelled: bool,
+    groups: Vec<Pid>,
+}
+
 /// Runs `PROGRAM <candidate-path>` with cwd a fresh private temp dir holding the candidate
 /// under the input's file name; exit 0 = interesting; optional timeout kills the group.
-pub struct CommandOracle {}
+pub struct CommandOracle {
+    program: PathBuf,
+    file_name: OsString,
+    timeout: Option<Duration>,
+    temp_root: PathBuf,
+    running: Mutex<Running>,
+    /// False only in tests of the fallback wait.
+    use_pidfd: bool,
+}
+
+impl CommandOracle {
+    /// The absolute path of the oracle program.
+    pub fn program(&self) -> &Path {
+        &self.program
+    }
+
+    pub fn timeout(&self) -> Option<Duration> {
+        self.timeout
+    }
+
+    /// Run once and keep the exit code and the first lines of stderr.
+    pub fn run_report(&self, candidate: &[u8]) -> RunReport {
+        self.execute(candidate, true)
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Running> {
+        // A panic while holding this lock cannot leave it inconsistent (push/remove only).
+        self.running.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn execute(&self, candidate: &[u8], capture_stderr: bool) -> RunReport {
+        let start = Instant::now();
+        let report = |outcome| RunReport {
+            outcome,
+            code: None,
+            signal: None,
+            stderr_head: String::new(),
+            elapsed: start.elapsed(),
+        };
+        if self.lock().cancelled {
+            return report(Outcome::Cancelled);
+        }
+        // Dropped (and removed) on every path out of this function.
+        let dir = match tempfile::Builder::new()
+            .prefix("treedd-")
+            .tempdir_in(&self.temp_root)
+        {
+            Ok(dir) => dir,
+            Err(e) => {
+                let msg = format!(
+                    "cannot make a temporary directory in {}: {e}",
+                    self.temp_root.display()
+                );
+                return report(Outcome::FailedToStart(msg));
+            }
+        };
+        let path = dir.path().join(&self.file_name);
+        if let Err(e) = fs::write(&path, candidate) {
+            let msg = format!("cannot write {}: {e}", path.display());
+            return report(Outcome::FailedToStart(msg));
+        }
+        let mut cmd = Command::new(&self.program);
+        cmd.arg(&path)
+            .current_dir(dir.path())
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(if capture_stderr {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            })
+            .process_group(0);
+        let mut child = match cmd.spawn() {
+            Ok(child) => child,
+            Err(e) => {
+                let msg = format!("cannot run {}: {e}", self.program.display());
+                return report(Outcome::FailedToStart(msg));
+            }
+        };
+        let pid = Pid::from_child(&child);
+        {
+            let mut running = self.lock();
+            running.groups.push(pid);
+            if running.cancelled {
+                let _ = kill_process_group(pid, Signal::KILL);
+            }
+        }
+        let stderr = child.stderr.take().map(StderrHead::spawn);
+        let timed_out = self.wait_exited(pid, start);
+        // The leader is a zombie now: its group id is still ours. Kill what it left behind.
+        let _ = kill_process_group(pid, Signal::KILL);
+        let cancelled = {
+            let mut running = self.lock();
+            running.groups.retain(|&g| g != pid);
+            running.cancelled
+        };
+        let status = child.wait();
+        let stderr_head = stderr.map(StderrHead::finish).unwrap_or_default();
+        let (code, signal) = match &status {
+            Ok(s) => (s.code(), s.signal()),
+            Err(_) => (None, None),
+        };
+        let outcome = match status {
+            _ if timed_out => Outcome::TimedOut,
+            Ok(s) if s.success() => Outcome::Interesting,
+            _ if cancelled => Outcome::Cancelled,
+            Ok(s) => Outcome::NotInteresting { code: s.code() },
+            Err(e) => Outcome::FailedToStart(format!("cannot wait for the oracle: {e}")),
+        };
+        RunReport {
+            outcome,
+            code,
+            signal,
+            stderr_head,
+            elapsed: start.elapsed(),
+        }
+    }
+
+    /// Wait until the child has exited, without reaping it. Kills its group at the timeout
+    /// and then returns true.
+    fn wait_exited(&self, pid: Pid, start: Instant) -> bool {
+        let deadline = self.timeout.map(|t| start + t);
+        if self.use_pidfd {
+            if let Ok(fd) = pidfd_open(pid, PidfdFlags::empty()) {
+                return wait_pidfd(&fd, pid, deadline);
+            }
+        }
+        wait_sleeping(pid, deadline)
+    }
+}
+
+fn wait_pidfd(fd: &rustix::fd::OwnedFd, pid: Pid, mut deadline: Option<Instant>) -> bool {
+    let mut timed_out = false;
+    loop {
+        let timeout = deadline.map(|d| {
+            let left = d.saturating_duration_since(Instant::now());
+            Timespec::try_from(left).unwrap_or(Timespec {
+                tv_sec: i64::MAX,
+                tv_nsec: 0,
+            })
+        });
+        let mut fds = [PollFd::new(fd, PollFlags::IN)];
+        match poll(&mut fds, timeout.as_ref()) {
+            Ok(0) => {
+                let _ = kill_process_group(pid, Signal::KILL);
+                timed_out = true;
+                deadline = None;
+            }
+            Ok(_) => return timed_out,
+            Err(rustix::io::Errno::INTR) => {}
+            Err(_) => return wait_sleeping(pid, deadline) || timed_out,
+        }
+    }
+}
+
+/// Fallback without pidfd: `waitid(WNOHANG | WNOWAIT)` with growing sleeps (1 to 20 ms).
+fn wait_sleeping(pid: Pid, mut deadline: Option<Instant>) -> bool {
+    let mut timed_out = false;
+    let mut nap = Duration::from_millis(1);
+    loop {
+        let opts = WaitIdOptions::EXITED | WaitIdOptions::NOHANG | WaitIdOptions::NOWAIT;
+        match waitid(WaitId::Pid(pid), opts) {
+            Ok(Some(_)) | Err(_) => return timed_out,
+            Ok(None) => {}
+        }
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            let _ = kill_process_group(pid, Signal::KILL);
+            timed_out = true;
+            deadline = None;
+        }
+        std::thread::sleep(nap);
+        nap = (nap * 2).min(Duration::from_millis(20));
+    }
+}
+
+/// Drains a child's stderr on a thread, keeping only its head.
+struct StderrHead {
+    head: Arc<Mutex<Vec<u8>>>,
+    done: mpsc::Receiver<()>,
+}
+
+impl StderrHead {
+    fn spawn(mut stderr: ChildStderr) -> StderrHead {
+        let head = Arc::new(Mutex::new(Vec::new()));
+        let (tx, done) = mpsc::channel();
+        let shared = Arc::clone(&head);
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 8192];
+            while let Ok(n @ 1..) = stderr.read(&mut buf) {
+                let mut head = shared.lock().unwrap_or_else(|e| e.into_inner());
+                let room = STDERR_HEAD_BYTES.saturating_sub(head.len());
+                head.extend_from_slice(&buf[..n.min(room)]);
+            }
+            let _ = tx.send(());
+        });
+        StderrHead { head, done }
+    }
+
+    /// The first lines of what was written. Waits briefly for the pipe to close: a process
+    /// that escaped the group may hold it open, and is not waited for.
+    fn finish(self) -> String {
+        let _ = self.done.recv_timeout(Duration::from_millis(500));
+        let head = self.head.lock().unwrap_or_else(|e| e.into_inner());
+        let text = String::from_utf8_lossy(&head);
+        let mut lines: Vec<&str> = text.lines().take(STDERR_HEAD_LINES).collect();
+        while lines.last().is_some_and(|l| l.trim().is_empty()) {
+            lines.pop();
+        }
+        lines.join("\n")
+    }
+}
+
+impl Oracle for CommandOracle {
+    fn run(&self, candidate: &[u8]) -> Outcome {
+        self.execute(candidate, false).outcome
+    }
+
+    fn cancel(&self) {
+        let mut running = self.lock();
+        running.cancelled = true;
+        for &group in &running.groups {
+            let _ = kill_process_group(group, Signal::KILL);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
+        let path = dir.join(name);
+        fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
+        path
+    }
+
+    fn oracle(dir: &Path, body: &str) -> CommandOracle {
+        let program = script(dir, "oracle.sh", body);
+        let root = dir.join("tmp");
+        fs::create_dir_all(&root).unwrap();
+        CommandOracleBuilder::new(program)
+            .file_name("input.c")
+            .temp_root(root)
+            .timeout(Some(Duration::from_secs(20)))
+            .build()
+            .unwrap()
+    }
+
+    fn is_empty_dir(dir: &Path) -> bool {
+        fs::read_dir(dir).unwrap().next().is_none()
+    }
+
+    #[test]
+    fn exit_status_decides() {
+        let t = tempfile::tempdir().unwrap();
+        let o = oracle(t.path(), r#"grep -q crash "$1""#);
+        assert_eq!(o.run(b"a crash here"), Outcome::Interesting);
+        assert_eq!(o.run(b"fine"), Outcome::NotInteresting { code: Some(1) });
+        assert!(is_empty_dir(&t.path().join("tmp")));
+    }
+
+    #[test]
+    fn candidate_by_name_in_cwd() {
+        let t = tempfile::tempdir().unwrap();
+        let o = oracle(
+            t.path(),
+            r#"test "$(cat input.c)" = hello && test "$1" = "$PWD/input.c""#,
+        );
+        assert_eq!(o.run(b"hello"), Outcome::Interesting);
+        assert_eq!(o.run(b"bye"), Outcome::NotInteresting { code: Some(1) });
+    }
+
+    #[test]
+    fn killed_by_signal_is_not_interesting() {
+        let t = tempfile::tempdir().unwrap();
+        let o = oracle(t.path(), "kill -9 $$");
+        assert_eq!(o.run(b""), Outcome::NotInteresting { code: None });
+        let r = o.run_report(b"");
+        assert_eq!(r.signal, Some(9));
+    }
+
+    #[test]
+    fn report_keeps_stderr_head() {
+        let t = tempfile::tempdir().unwrap();
+        let o = oracle(
+            t.path(),
+            "i=0; while [ $i -lt 5000 ]; do echo line$i >&2; i=$((i+1)); done; exit 3",
+        );
+        let r = o.run_report(b"x");
+        assert_eq!(r.outcome, Outcome::NotInteresting { code: Some(3) });
+        assert_eq!(r.code, Some(3));
+        let lines: Vec<&str> = r.stderr_head.lines().collect();
+        assert_eq!(lines.len(), STDERR_HEAD_LINES);
+        assert_eq!(lines[0], "line0");
+    }
+
+    #[test]
+    fn large_stdout_does_not_block() {
+        let t = tempfile::tempdir().unwrap();
+        let o = oracle(
+            t.path(),
+            "head -c 1000000 /dev/zero; head -c 1000000 /dev/zero >&2",
+        );
+        assert_eq!(o.run(b""), Outcome::Interesting);
+        assert_eq!(o.run_report(b"").outcome, Outcome::Interesting);
+    }
+
+    #[test]
+    fn timeout_kills_group() {
+        let t = tempfile::tempdir().unwrap();
+        let pidfile = t.path().join("pid");
+        let body = format!("sleep 30 & echo $! > {}; wait", pidfile.display());
+        let mut o = oracle(t.path(), &body);
+        o.timeout = Some(Duration::from_millis(300));
+        for use_pidfd in [true, false] {
+            o.use_pidfd = use_pidfd;
+            let start = Instant::now();
+            assert_eq!(o.run(b""), Outcome::TimedOut);
+            assert!(start.elapsed() < Duration::from_secs(5));
+            let pid: i32 = fs::read_to_string(&pidfile)
+                .unwrap()
+                .trim()
+                .parse()
+                .unwrap();
+            // The grandchild was killed; it may still be a zombie of a dead parent for a moment.
+            let gone = (0..100).any(|_| {
+                let alive = fs::read_to_string(format!("/proc/{pid}/stat"))
+                    .is_ok_and(|s| !s.contains(") Z "));
+                if alive {
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                !alive
+            });
+            assert!(gone, "grandchild {pid} survived the timeout");
+        }
+        assert!(is_empty_dir(&t.path().join("tmp")));
+    }
+
+    #[test]
+    fn cancel_kills_running_and_future_runs() {
+        let t = tempfile::tempdir().unwrap();
+        let o = Arc::new(oracle(t.path(), "sleep 30"));
+        let runner = {
+            let o = Arc::clone(&o);
+            std::thread::spawn(move || o.run(b""))
+        };
+        // Wait until the run is registered, then cancel it.
+        while o.lock().groups.is_empty() {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let start = Instant::now();
+        o.cancel();
+        assert_eq!(runner.join().unwrap(), Outcome::Cancelled);
+        assert!(start.elapsed() < Duration::from_secs(5));
+        assert_eq!(o.run(b""), Outcome::Cancelled);
+        assert!(is_empty_dir(&t.path().join("tmp")));
+    }
+
+    #[test]
+    fn parallel_runs_do_not_share_files() {
+        let t = tempfile::tempdir().unwrap();
+        let o = oracle(
+            t.path(),
+            r#"test "$(ls | wc -l)" = 1 || exit 2; c=$(cat input.c); sleep 0.05; test "$(cat input.c)" = "$c""#,
+        );
+        let results: Vec<Outcome> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..8)
+                .map(|i| {
+                    let o = &o;
+                    s.spawn(move || o.run(format!("{i}").as_bytes()))
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        assert!(results.iter().all(Outcome::is_interesting), "{results:?}");
+    }
+
+    #[test]
+    fn build_errors() {
+        let t = tempfile::tempdir().unwrap();
+        let missing = t.path().join("nope.sh");
+        assert!(matches!(
+            CommandOracleBuilder::new(&missing).build(),
+            Err(Error::OracleNotFound(_))
+        ));
+        let plain = t.path().join("plain.sh");
+        fs::write(&plain, "#!/bin/sh\n").unwrap();
+        assert!(matches!(
+            CommandOracleBuilder::new(&plain).build(),
+            Err(Error::OracleNotExecutable(_))
+        ));
+        assert!(matches!(
+            CommandOracleBuilder::new(t.path()).build(),
+            Err(Error::OracleNotExecutable(_))
+        ));
+        assert!(matches!(
+            CommandOracleBuilder::new("treedd-no-such-program-anywhere").build(),
+            Err(Error::OracleNotFound(_))
+        ));
+        // A bare name is looked up in PATH.
+        assert!(CommandOracleBuilder::new("true").build().is_ok());
+        let ok = script(t.path(), "ok.sh", "exit 0");
+        assert!(matches!(
+            CommandOracleBuilder::new(&ok).file_name("a/b.c").build(),
+            Err(Error::BadFileName(_))
+        ));
+    }
+
+    #[test]
+    fn exec_format_error_fails_to_start() {
+        let t = tempfile::tempdir().unwrap();
+        let bad = t.path().join("bad");
+        fs::write(&bad, [0x7f, b'E', b'L', b'F', 0, 0, 0, 0]).unwrap();
+        fs::set_permissions(&bad, fs::Permissions::from_mode(0o755)).unwrap();
+        let o = CommandOracleBuilder::new(&bad)
+            .temp_root(t.path())
+            .build()
+            .unwrap();
+        assert!(matches!(o.run(b""), Outcome::FailedToStart(_)));
+        // Only the program is left: the run's temporary directory is gone.
+        assert_eq!(fs::read_dir(t.path()).unwrap().count(), 1);
+    }
+}
