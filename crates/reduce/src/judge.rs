@@ -1,25 +1,518 @@
-//! CONTRACT (skeleton): the judge every algorithm asks about a candidate:
+//! The judge every algorithm asks about a candidate:
 //! syntax filter -> content cache -> oracle, with stats and the best-so-far callback.
+//!
+//! **Invariant:** the cache only ever holds candidates the oracle said were not interesting
+//! (or that timed out), never one larger than the best interesting candidate seen so far.
 
-use crate::{Oracle, Stats};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use crate::{Cache, Oracle, Outcome, Stats};
+
+/// Decides before the oracle whether a candidate may be interesting at all (true = keep).
+pub type Filter = Box<dyn Fn(&[u8]) -> bool + Send + Sync>;
+/// Called with every interesting candidate smaller than all seen before (serialized).
+pub type OnImprovement = Box<dyn Fn(&[u8]) + Send + Sync>;
 
 pub struct JudgeOptions {
+    /// Use the content cache (ch. 4).
     pub cache: bool,
+    /// Syntax filter run before the cache and the oracle.
+    pub filter: Option<Filter>,
+    /// Best-so-far callback (the CLI writes the current best result to disk there).
+    pub on_improvement: Option<OnImprovement>,
+}
+
+impl Default for JudgeOptions {
+    fn default() -> Self {
+        JudgeOptions {
+            cache: true,
+            filter: None,
+            on_improvement: None,
+        }
+    }
 }
 
 pub struct Judge {
-    _oracle: Box<dyn Oracle>,
+    oracle: Box<dyn Oracle>,
+    cache: Option<Cache>,
+    filter: Option<Filter>,
+    on_improvement: Option<OnImprovement>,
+    cancelled: Arc<AtomicBool>,
+    counters: Counters,
+    /// Length of `best` (usize::MAX while there is none), readable without the lock.
+    best_len: AtomicUsize,
+    best: Mutex<Option<Vec<u8>>>,
+    phase: Mutex<String>,
+    last_start_error: Mutex<Option<String>>,
+}
+
+#[derive(Default)]
+struct Counters {
+    tests: AtomicU64,
+    oracle_runs: AtomicU64,
+    interesting: AtomicU64,
+    syntax_filtered: AtomicU64,
+    timeouts: AtomicU64,
+    failed_to_start: AtomicU64,
+}
+
+fn bump(counter: &AtomicU64) {
+    counter.fetch_add(1, Ordering::Relaxed);
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl Judge {
-    pub fn new(oracle: Box<dyn Oracle>, _opts: JudgeOptions) -> Judge {
-        Judge { _oracle: oracle }
+    pub fn new(oracle: Box<dyn Oracle>, opts: JudgeOptions) -> Judge {
+        Judge {
+            oracle,
+            cache: opts.cache.then(Cache::new),
+            filter: opts.filter,
+            on_improvement: opts.on_improvement,
+            cancelled: Arc::new(AtomicBool::new(false)),
+            counters: Counters::default(),
+            best_len: AtomicUsize::new(usize::MAX),
+            best: Mutex::new(None),
+            phase: Mutex::new(String::new()),
+            last_start_error: Mutex::new(None),
+        }
     }
-    /// True if the candidate is interesting.
-    pub fn test(&self, _candidate: &[u8]) -> bool {
-        todo!()
+
+    /// True if the candidate is interesting. Thread-safe; false at once after `cancel`.
+    pub fn test(&self, candidate: &[u8]) -> bool {
+        if self.is_cancelled() {
+            return false;
+        }
+        bump(&self.counters.tests);
+        if let Some(filter) = &self.filter {
+            if !filter(candidate) {
+                bump(&self.counters.syntax_filtered);
+                return false;
+            }
+        }
+        let key = self.cache.as_ref().map(|cache| {
+            let key = Cache::key(candidate);
+            (cache, key, cache.is_known_pass(&key))
+        });
+        if let Some((_, _, true)) = key {
+            return false;
+        }
+        if self.is_cancelled() {
+            return false;
+        }
+        let outcome = self.oracle.run(candidate);
+        let remember_pass = || {
+            if let Some((cache, key, _)) = key {
+                // Larger entries would be evicted at once (proposal 2).
+                if candidate.len() <= self.best_len.load(Ordering::SeqCst) {
+                    cache.insert_pass(key, candidate.len());
+                }
+            }
+        };
+        match outcome {
+            Outcome::Interesting => {
+                bump(&self.counters.oracle_runs);
+                bump(&self.counters.interesting);
+                self.improved(candidate);
+                true
+            }
+            Outcome::NotInteresting { .. } => {
+                bump(&self.counters.oracle_runs);
+                remember_pass();
+                false
+            }
+            Outcome::TimedOut => {
+                bump(&self.counters.oracle_runs);
+                bump(&self.counters.timeouts);
+                remember_pass();
+                false
+            }
+            Outcome::Cancelled => false,
+            Outcome::FailedToStart(msg) => {
+                bump(&self.counters.failed_to_start);
+                *lock(&self.last_start_error) = Some(msg);
+                false
+            }
+        }
     }
+
+    fn improved(&self, candidate: &[u8]) {
+        if candidate.len() >= self.best_len.load(Ordering::SeqCst) {
+            return;
+        }
+        let mut best = lock(&self.best);
+        // Re-check under the lock: another thread may have found a smaller one meanwhile.
+        if candidate.len() >= self.best_len.load(Ordering::SeqCst) {
+            return;
+        }
+        *best = Some(candidate.to_vec());
+        self.best_len.store(candidate.len(), Ordering::SeqCst);
+        if let Some(cache) = &self.cache {
+            cache.evict_larger_than(candidate.len());
+        }
+        if let Some(callback) = &self.on_improvement {
+            callback(candidate);
+        }
+    }
+
+    /// Kill running oracle tests; every later `test` returns false without running anything.
+    pub fn cancel(&self) {
+        self.cancelled.store(true, Ordering::SeqCst);
+        self.oracle.cancel();
+    }
+
+    pub fn is_cancelled(&self) -> bool {
+        self.cancelled.load(Ordering::SeqCst)
+    }
+
+    /// The cancel flag, for `DdminOptions::stop` (so ddmin stops as soon as `cancel` is called).
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.cancelled)
+    }
+
+    /// The smallest interesting candidate seen so far (empty if none yet).
+    pub fn best(&self) -> Vec<u8> {
+        lock(&self.best).clone().unwrap_or_default()
+    }
+
+    /// Length of `best`, `None` if no candidate was interesting yet.
+    pub fn best_len(&self) -> Option<usize> {
+        match self.best_len.load(Ordering::SeqCst) {
+            usize::MAX => None,
+            len => Some(len),
+        }
+    }
+
+    /// The message of the last oracle run that could not be started, if any.
+    pub fn last_start_error(&self) -> Option<String> {
+        lock(&self.last_start_error).clone()
+    }
+
+    /// Snapshot of the counters.
     pub fn stats(&self) -> Stats {
-        todo!()
+        let c = &self.counters;
+        let get = |a: &AtomicU64| a.load(Ordering::Relaxed);
+        Stats {
+            tests: get(&c.tests),
+            oracle_runs: get(&c.oracle_runs),
+            interesting: get(&c.interesting),
+            cache_hits: self.cache.as_ref().map_or(0, Cache::hits),
+            syntax_filtered: get(&c.syntax_filtered),
+            cache_peak_entries: self.cache.as_ref().map_or(0, |c| c.peak_entries() as u64),
+            timeouts: get(&c.timeouts),
+            failed_to_start: get(&c.failed_to_start),
+        }
+    }
+
+    /// Entries the cache holds now (0 without a cache).
+    pub fn cache_len(&self) -> usize {
+        self.cache.as_ref().map_or(0, Cache::len)
+    }
+
+    /// Name the current phase (shown by the CLI's progress display).
+    pub fn set_phase(&self, phase: &str) {
+        let mut p = lock(&self.phase);
+        p.clear();
+        p.push_str(phase);
+    }
+
+    pub fn phase(&self) -> String {
+        lock(&self.phase).clone()
+    }
+}
+
+/// An oracle from a closure (true = interesting), for tests and library users.
+pub struct FnOracle<F: Fn(&[u8]) -> bool + Send + Sync> {
+    f: F,
+    cancelled: AtomicBool,
+    runs: AtomicU64,
+}
+
+impl<F: Fn(&[u8]) -> bool + Send + Sync> FnOracle<F> {
+    pub fn new(f: F) -> FnOracle<F> {
+        FnOracle {
+            f,
+            cancelled: AtomicBool::new(false),
+            runs: AtomicU64::new(0),
+        }
+    }
+
+    /// How many times the closure was called.
+    pub fn runs(&self) -> u64 {
+        self.runs.load(Ordering::SeqCst)
+    }
+}
+
+impl<F: Fn(&[u8]) -> bool + Send + Sync> Oracle for FnOracle<F> {
+    fn run(&self, candidate: &[u8]) -> Outcome {
+        if self.cancelled.load(Ordering::SeqCst) {
+            return Outcome::Cancelled;
+        }
+        self.runs.fetch_add(1, Ordering::SeqCst);
+        if (self.f)(candidate) {
+            Outcome::Interesting
+        } else {
+            Outcome::NotInteresting { code: Some(1) }
+        }
+    }
+
+    fn cancel(&self) {
+        self.cancelled.store(true, Ordering::SeqCst);
+    }
+}
+
+impl<T: Oracle + ?Sized> Oracle for Arc<T> {
+    fn run(&self, candidate: &[u8]) -> Outcome {
+        (**self).run(candidate)
+    }
+
+    fn cancel(&self) {
+        (**self).cancel()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use super::*;
+    use crate::{ddmin, DdminOptions};
+
+    type Pred = fn(&[u8]) -> bool;
+
+    fn judge_with(f: Pred, opts: JudgeOptions) -> (Judge, Arc<FnOracle<Pred>>) {
+        let oracle = Arc::new(FnOracle::new(f));
+        (Judge::new(Box::new(Arc::clone(&oracle)), opts), oracle)
+    }
+
+    #[test]
+    fn filter_runs_before_the_oracle_and_is_counted() {
+        let opts = JudgeOptions {
+            filter: Some(Box::new(|c: &[u8]| c.first() == Some(&b'{'))),
+            ..Default::default()
+        };
+        let (judge, oracle) = judge_with(|_| true, opts);
+        assert!(!judge.test(b"x{}"));
+        assert!(!judge.test(b""));
+        assert!(judge.test(b"{}"));
+        let stats = judge.stats();
+        assert_eq!(
+            (stats.syntax_filtered, stats.oracle_runs, stats.tests),
+            (2, 1, 3)
+        );
+        assert_eq!(oracle.runs(), 1);
+    }
+
+    #[test]
+    fn cache_answers_repeats_of_passing_candidates_only() {
+        let (judge, oracle) = judge_with(|c| c.contains(&b'x'), JudgeOptions::default());
+        assert!(!judge.test(b"abc"));
+        assert!(!judge.test(b"abc"));
+        assert!(judge.test(b"xyz"));
+        assert!(
+            judge.test(b"xyz"),
+            "an interesting outcome must never come from the cache"
+        );
+        assert_eq!(oracle.runs(), 3);
+        let stats = judge.stats();
+        assert_eq!(
+            (stats.cache_hits, stats.oracle_runs, stats.interesting),
+            (1, 3, 2)
+        );
+
+        let (judge, oracle) = judge_with(
+            |_| false,
+            JudgeOptions {
+                cache: false,
+                ..Default::default()
+            },
+        );
+        assert!(!judge.test(b"abc") && !judge.test(b"abc"));
+        assert_eq!((oracle.runs(), judge.stats().cache_hits), (2, 0));
+    }
+
+    #[test]
+    fn improvement_evicts_larger_cache_entries_and_peak_is_counted() {
+        let (judge, _) = judge_with(|c| c.ends_with(b"!"), JudgeOptions::default());
+        assert!(judge.test(b"0123456789!"));
+        for c in [&b"0123456789"[..], b"012345678", b"0123", b"01"] {
+            assert!(!judge.test(c));
+        }
+        assert_eq!(judge.cache_len(), 4);
+        assert!(judge.test(b"012!"));
+        // Entries longer than 4 bytes are gone, the others stay.
+        assert_eq!(judge.cache_len(), 2);
+        assert!(!judge.test(b"01"));
+        assert_eq!(judge.stats().cache_hits, 1);
+        assert_eq!(judge.stats().cache_peak_entries, 4);
+        // Longer than the best: not worth storing.
+        assert!(!judge.test(b"0123456789abc"));
+        assert_eq!(judge.cache_len(), 2);
+    }
+
+    #[test]
+    fn cache_keeps_memory_bounded_during_ddmin() {
+        // ddmin over 200 lines: without eviction the cache would hold every passing test.
+        let input: Vec<u8> = (0..200)
+            .flat_map(|i| format!("{i}\n").into_bytes())
+            .collect();
+        let (judge, _) = judge_with(
+            |c| {
+                let s = std::str::from_utf8(c).unwrap_or("");
+                s.lines().any(|l| l == "17") && s.lines().any(|l| l == "150")
+            },
+            JudgeOptions::default(),
+        );
+        let out = crate::reduce_text(
+            &input,
+            crate::TextUnit::Line,
+            &judge,
+            &DdminOptions::default(),
+        );
+        assert_eq!(out, b"17\n150\n");
+        let stats = judge.stats();
+        let passing = stats.oracle_runs - stats.interesting;
+        assert!(stats.cache_peak_entries * 3 < passing, "{stats:?}");
+        assert!(stats.cache_peak_entries > 0);
+    }
+
+    #[test]
+    fn best_so_far_callback_only_on_strictly_smaller_interesting_candidates() {
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let log = Arc::clone(&seen);
+        let opts = JudgeOptions {
+            on_improvement: Some(Box::new(move |c: &[u8]| {
+                log.lock().unwrap().push(c.to_vec())
+            })),
+            ..Default::default()
+        };
+        let (judge, _) = judge_with(|c| c.starts_with(b"a"), opts);
+        assert_eq!((judge.best(), judge.best_len()), (Vec::new(), None));
+        assert!(judge.test(b"abcd"));
+        assert!(!judge.test(b"bcd"));
+        assert!(judge.test(b"abce")); // same size: not an improvement
+        assert!(judge.test(b"abcdef")); // larger
+        assert!(judge.test(b"ab"));
+        assert_eq!(
+            *seen.lock().unwrap(),
+            vec![b"abcd".to_vec(), b"ab".to_vec()]
+        );
+        assert_eq!((judge.best(), judge.best_len()), (b"ab".to_vec(), Some(2)));
+    }
+
+    #[test]
+    fn cancel_stops_ddmin_without_further_oracle_runs() {
+        let judge_cell: Arc<Mutex<Option<Arc<Judge>>>> = Arc::new(Mutex::new(None));
+        let cell = Arc::clone(&judge_cell);
+        let runs = Arc::new(AtomicU64::new(0));
+        let counter = Arc::clone(&runs);
+        let oracle = FnOracle::new(move |c: &[u8]| {
+            if counter.fetch_add(1, Ordering::SeqCst) == 9 {
+                // Ctrl-C arrives during the 10th run.
+                if let Some(judge) = cell.lock().unwrap().as_ref() {
+                    judge.cancel();
+                }
+            }
+            c.first() == Some(&0) && c.last() == Some(&255)
+        });
+        let judge = Arc::new(Judge::new(Box::new(oracle), JudgeOptions::default()));
+        *judge_cell.lock().unwrap() = Some(Arc::clone(&judge));
+        let units: Vec<u8> = (0..=255).cycle().take(5000).collect();
+        let calls = AtomicU64::new(0);
+        let test = |c: &[u8]| {
+            calls.fetch_add(1, Ordering::SeqCst);
+            judge.test(c)
+        };
+        let opts = DdminOptions {
+            stop: Some(judge.stop_flag()),
+            jobs: 4,
+            ..Default::default()
+        };
+        let out = ddmin(&units, &test, &opts);
+        *judge_cell.lock().unwrap() = None;
+        assert!(judge.is_cancelled());
+        assert_eq!(runs.load(Ordering::SeqCst), 10, "oracle ran after cancel");
+        assert!(
+            calls.load(Ordering::SeqCst) <= 12,
+            "ddmin kept going: {calls:?}"
+        );
+        assert!(!out.is_empty());
+        assert!(!judge.test(&out), "tests after cancel must be false");
+    }
+
+    #[test]
+    fn cache_changes_no_result_only_the_oracle_runs() {
+        let input: Vec<u8> = (0..120u32)
+            .flat_map(|i| format!("{}\n", i % 17).into_bytes())
+            .collect();
+        let f: Pred = |c| c.windows(3).any(|w| w == b"16\n") && c.windows(2).any(|w| w == b"3\n");
+        let mut outs = Vec::new();
+        for cache in [true, false] {
+            let (judge, oracle) = judge_with(
+                f,
+                JudgeOptions {
+                    cache,
+                    ..Default::default()
+                },
+            );
+            let opts = DdminOptions {
+                fixpoint: true,
+                ..Default::default()
+            };
+            let out = crate::reduce_text(&input, crate::TextUnit::LineThenChar, &judge, &opts);
+            outs.push((out, oracle.runs(), judge.stats().cache_hits));
+        }
+        assert_eq!(outs[0].0, outs[1].0);
+        assert!(outs[0].2 > 0, "no cache hits: {:?}", outs[0]);
+        assert_eq!(
+            outs[0].1 + outs[0].2,
+            outs[1].1,
+            "every hit saves exactly one run"
+        );
+    }
+
+    #[test]
+    fn phase_and_failed_starts() {
+        struct Broken;
+        impl Oracle for Broken {
+            fn run(&self, _: &[u8]) -> Outcome {
+                Outcome::FailedToStart("exec format error".into())
+            }
+            fn cancel(&self) {}
+        }
+        let judge = Judge::new(Box::new(Broken), JudgeOptions::default());
+        judge.set_phase("text: lines");
+        assert_eq!(judge.phase(), "text: lines");
+        assert!(!judge.test(b"x") && !judge.test(b"x"));
+        assert_eq!(
+            judge.stats().failed_to_start,
+            2,
+            "failed starts must not be cached"
+        );
+        assert_eq!(
+            judge.last_start_error().as_deref(),
+            Some("exec format error")
+        );
+    }
+
+    #[test]
+    fn timeouts_count_as_not_interesting() {
+        struct Slow;
+        impl Oracle for Slow {
+            fn run(&self, _: &[u8]) -> Outcome {
+                Outcome::TimedOut
+            }
+            fn cancel(&self) {}
+        }
+        let judge = Judge::new(Box::new(Slow), JudgeOptions::default());
+        assert!(!judge.test(b"x") && !judge.test(b"x"));
+        let stats = judge.stats();
+        assert_eq!(
+            (stats.timeouts, stats.oracle_runs, stats.cache_hits),
+            (1, 1, 1)
+        );
     }
 }

@@ -19,9 +19,9 @@ pub use algorithm::{
     reduce_tree, Base, ConfigNameError, Hoisting, TraversalOrder, TreeConfig, PRESETS,
 };
 pub use cache::Cache;
-pub use ddmin::{ddmin, ComplementOrder, DdminOptions};
+pub use ddmin::{ddmin, ddmin_indices, ComplementOrder, DdminOptions};
 pub use error::Error;
-pub use judge::{Judge, JudgeOptions};
+pub use judge::{Filter, FnOracle, Judge, JudgeOptions, OnImprovement};
 pub use oracle::{
     CommandOracle, CommandOracleBuilder, Oracle, Outcome, RunReport, STDERR_HEAD_LINES,
 };

@@ -1,10 +1,14 @@
-//! CONTRACT (skeleton): counters shared by all threads of one reduction.
+//! Counters shared by all threads of one reduction.
 
-/// Snapshot of the counters of a reduction.
+/// Snapshot of the counters of a reduction (`Judge::stats`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Stats {
+    /// Candidates the algorithms asked about (`Judge::test` calls).
+    pub tests: u64,
     /// Oracle processes actually started.
     pub oracle_runs: u64,
+    /// Oracle runs that said "interesting".
+    pub interesting: u64,
     /// Candidates answered from the content cache.
     pub cache_hits: u64,
     /// Candidates dropped by the syntax filter before the oracle.
@@ -13,4 +17,6 @@ pub struct Stats {
     pub cache_peak_entries: u64,
     /// Oracle runs killed at the timeout.
     pub timeouts: u64,
+    /// Oracle runs that could not be started (counted as not interesting, not cached).
+    pub failed_to_start: u64,
 }
