@@ -25,7 +25,7 @@ pub(crate) fn chi<T: Tree>(tree: &T, n: T::Node) -> Vec<T::Node> {
         stack.extend(tree.children(d).iter().rev().map(|&c| (c, dist + 1)));
     }
     // Stable: equally far candidates stay in source (pre-)order.
-    found.sort_by(|a, b| b.0.cmp(&a.0));
+    found.sort_by_key(|&(dist, _)| std::cmp::Reverse(dist));
     found.into_iter().map(|(_, d)| d).collect()
 }
 
