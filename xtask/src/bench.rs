@@ -28,7 +28,7 @@ use serde::{Deserialize, Serialize};
 
 const USAGE: &str = "\
 usage: cargo xtask bench [OPTIONS]
-       cargo xtask bench micro [--treedd PATH]
+       cargo xtask bench micro [--treedd PATH] [--publish]
 
 Options:
   --suite NAME|PATH     fixtures (default), jrts, perses (from ../shared/suites) or a folder
@@ -40,7 +40,9 @@ Options:
   --time-limit SECONDS  wall-clock cap per run (default: 600)
   --rerun               rerun finished case x configuration x jobs combinations
   --report-only         do not run anything, only render the report from stored results
-  --treedd PATH         use this binary instead of building target/release/treedd";
+  --treedd PATH         use this binary instead of building target/release/treedd
+  --publish             also copy the report (tables.md, results.csv, SVGs) to docs/bench/<suite>/;
+                        with `micro`, copy micro.md to docs/bench/";
 
 /// Entry point of `cargo xtask bench ARGS`.
 pub fn main(args: &[String]) -> Result<()> {
@@ -50,7 +52,7 @@ pub fn main(args: &[String]) -> Result<()> {
             Ok(())
         }
         Invocation::Suite(opts) => run_suite(&opts),
-        Invocation::Micro { treedd } => micro(treedd),
+        Invocation::Micro { treedd, publish } => micro(treedd, publish),
     }
 }
 
@@ -61,7 +63,10 @@ pub fn main(args: &[String]) -> Result<()> {
 enum Invocation {
     Help,
     Suite(SuiteOptions),
-    Micro { treedd: Option<PathBuf> },
+    Micro {
+        treedd: Option<PathBuf>,
+        publish: bool,
+    },
 }
 
 #[derive(Debug)]
@@ -74,6 +79,7 @@ struct SuiteOptions {
     rerun: bool,
     report_only: bool,
     treedd: Option<PathBuf>,
+    publish: bool,
 }
 
 fn parse_args(args: &[String]) -> Result<Invocation> {
@@ -87,6 +93,7 @@ fn parse_args(args: &[String]) -> Result<Invocation> {
         rerun: false,
         report_only: false,
         treedd: None,
+        publish: false,
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -132,6 +139,7 @@ fn parse_args(args: &[String]) -> Result<Invocation> {
             }
             "--rerun" => opts.rerun = true,
             "--report-only" => opts.report_only = true,
+            "--publish" => opts.publish = true,
             "--treedd" => opts.treedd = Some(PathBuf::from(value(flag)?)),
             other => bail!("unknown argument `{other}`\n\n{USAGE}"),
         }
@@ -139,6 +147,7 @@ fn parse_args(args: &[String]) -> Result<Invocation> {
     if micro {
         return Ok(Invocation::Micro {
             treedd: opts.treedd,
+            publish: opts.publish,
         });
     }
     Ok(Invocation::Suite(opts))
@@ -220,8 +229,8 @@ impl Hoist {
     }
 }
 
-/// Presets of the `treedd` binary that `--configs all` includes.
-const PRESETS: &[&str] = &[];
+/// Presets of the `treedd` binary (`--preset`) that `--configs all` includes.
+const PRESETS: &[&str] = &["smallest", "balanced", "fastest"];
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Config {
@@ -853,7 +862,8 @@ fn run_case(
     let log = dir.path().join("treedd.log");
     let log_file = fs::File::create(&log)?;
     let mut cmd = Command::new(treedd);
-    cmd.arg("--test")
+    cmd.arg("--quiet")
+        .arg("--test")
         .arg(&oracle)
         .args(config.treedd_args(case.language()))
         .arg("--jobs")
@@ -904,7 +914,10 @@ fn run_case(
         wall_seconds: finished.wall.as_secs_f64(),
         cpu_self_seconds: finished.cpu_self,
         cpu_children_seconds: finished.cpu_children,
-        peak_rss_kib: get("peak_rss_kib").or(finished.peak_rss_kib),
+        // treedd measures its own peak exactly (VmHWM at exit); the harness only samples it.
+        peak_rss_kib: get("peak_rss_bytes")
+            .map(|b| b / 1024)
+            .or(finished.peak_rss_kib),
         timed_out: finished.timed_out,
         verified,
         error,
@@ -1136,7 +1149,7 @@ fn note_of(row: &Row) -> &'static str {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Measure {
     Size,
     Runs,
@@ -1197,7 +1210,7 @@ fn family_table(
                 .iter()
                 .map(|s| cell(index.get(&(case.as_str(), s.as_str())).copied(), measure))
                 .collect();
-            (case.clone(), cells)
+            (paper_case_name(case), cells)
         })
         .collect();
     comparison_table(&columns, &rows)
@@ -1377,6 +1390,7 @@ fn scatter_svg(path: &Path, title: &str, series: &[(String, Vec<(f64, f64)>)]) -
         .map_err(|e| err(&e))?;
     chart
         .configure_mesh()
+        .light_line_style(WHITE)
         .x_desc("change in output size vs base (%)")
         .y_desc("change in oracle runs vs base (%)")
         .draw()
@@ -1396,19 +1410,31 @@ fn scatter_svg(path: &Path, title: &str, series: &[(String, Vec<(f64, f64)>)]) -
     for (i, (name, points)) in series.iter().enumerate() {
         let color = colors[i % colors.len()];
         let style = color.filled();
-        let drawn = match i % 3 {
-            0 => chart.draw_series(points.iter().map(|&p| Circle::new(p, 5, style))),
-            1 => chart.draw_series(points.iter().map(|&p| TriangleMarker::new(p, 6, style))),
-            _ => chart.draw_series(
-                points
-                    .iter()
-                    .map(|&p| Cross::new(p, 5, color.stroke_width(2))),
-            ),
+        let label = format!("{name}: {} cases", points.len());
+        match i % 3 {
+            0 => {
+                chart
+                    .draw_series(points.iter().map(|&p| Circle::new(p, 5, style)))
+                    .map_err(|e| err(&e))?
+                    .label(label)
+                    .legend(move |(x, y)| Circle::new((x, y), 5, style));
+            }
+            1 => {
+                chart
+                    .draw_series(points.iter().map(|&p| TriangleMarker::new(p, 6, style)))
+                    .map_err(|e| err(&e))?
+                    .label(label)
+                    .legend(move |(x, y)| TriangleMarker::new((x, y), 6, style));
+            }
+            _ => {
+                let stroke = color.stroke_width(2);
+                chart
+                    .draw_series(points.iter().map(|&p| Cross::new(p, 5, stroke)))
+                    .map_err(|e| err(&e))?
+                    .label(label)
+                    .legend(move |(x, y)| Cross::new((x, y), 5, stroke));
+            }
         }
-        .map_err(|e| err(&e))?;
-        drawn
-            .label(format!("{name}: {} cases", points.len()))
-            .legend(move |(x, y)| Circle::new((x, y), 5, style));
     }
     chart
         .configure_series_labels()
@@ -1421,9 +1447,120 @@ fn scatter_svg(path: &Path, title: &str, series: &[(String, Vec<(f64, f64)>)]) -
     Ok(())
 }
 
+/// The dissertation's raw data (Tables 7.3-7.10): per (base, measure), per case, the figures
+/// for X*, Hoist*+X*, XH*, Hoist*+XH* (`None`: not reported).
+type PaperFigures = BTreeMap<(Base, Measure), BTreeMap<String, [Option<u64>; 4]>>;
+
+/// File name of the dissertation in `shared/papers/`.
+const DISSERTATION: &str = "001_683c3f3acd8e54c1.txt";
+
+/// First number of a table cell such as `<b>2,614</b> (-17.20%)` or `— 5,878 (+101.72%)` (the
+/// text extraction moved some `—` into the next cell); `None` for `—`.
+fn paper_cell(cell: &str) -> Option<u64> {
+    let cell = cell.replace("<b>", "").replace("</b>", "");
+    let cell = cell.trim().trim_start_matches('—').trim_start();
+    let number: String = cell
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == ',')
+        .filter(char::is_ascii_digit)
+        .collect();
+    number.parse().ok()
+}
+
+/// Parse Tables 7.3-7.10 out of the dissertation's text.
+fn parse_paper_tables(text: &str) -> PaperFigures {
+    let mut figures = PaperFigures::new();
+    let mut current: Option<(Base, Measure)> = None;
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("Table 7.") {
+            let n: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            current = match n.parse::<usize>() {
+                Ok(n @ 3..=10) if rest[n.to_string().len()..].starts_with(':') => {
+                    let base = Base::ALL[(n - 3) / 2];
+                    let measure = if n % 2 == 1 {
+                        Measure::Size
+                    } else {
+                        Measure::Runs
+                    };
+                    Some((base, measure))
+                }
+                _ => None,
+            };
+            continue;
+        }
+        let Some(key) = current else { continue };
+        let cells: Vec<&str> = line.split('\t').collect();
+        let is_case = cells.len() == 5
+            && (cells[0].starts_with("clang-")
+                || cells[0].starts_with("gcc-")
+                || cells[0].starts_with("jerry-"));
+        if is_case {
+            let values = [1, 2, 3, 4].map(|i| paper_cell(cells[i]));
+            figures
+                .entry(key)
+                .or_default()
+                .insert(cells[0].to_string(), values);
+        } else if !line.trim().is_empty() && !line.starts_with("Test\t") {
+            current = None;
+        }
+    }
+    figures
+}
+
+fn load_paper_tables(root: &Path) -> PaperFigures {
+    shared_dir(root)
+        .and_then(|s| fs::read_to_string(s.join("papers").join(DISSERTATION)).ok())
+        .map(|t| parse_paper_tables(&t))
+        .unwrap_or_default()
+}
+
+/// The dissertation's name of one of our cases: JRTS folders are named by issue number only.
+fn paper_case_name(case: &str) -> String {
+    if !case.is_empty() && case.chars().all(|c| c.is_ascii_digit()) {
+        format!("jerry-{case}")
+    } else {
+        case.to_string()
+    }
+}
+
+/// The dissertation's figures for our cases, in the same table format; `None` if it has none.
+fn paper_family_table(
+    paper: &PaperFigures,
+    base: Base,
+    measure: Measure,
+    cases: &[String],
+) -> Option<String> {
+    let table = paper.get(&(base, measure))?;
+    let rows: Vec<(String, Vec<Option<Cell>>)> = cases
+        .iter()
+        .filter_map(|case| {
+            let name = paper_case_name(case);
+            let values = table.get(&name)?;
+            let cells = values
+                .iter()
+                .map(|v| {
+                    v.map(|v| Cell {
+                        value: Some(v),
+                        note: "",
+                    })
+                })
+                .collect();
+            Some((name, cells))
+        })
+        .collect();
+    if rows.is_empty() {
+        return None;
+    }
+    let columns: Vec<String> = Hoist::ALL
+        .iter()
+        .map(|&h| Config::Tree(base, h).paper_name())
+        .collect();
+    Some(comparison_table(&columns, &rows))
+}
+
 /// Write `tables.md`, `results.csv` and the scatter plots for `rows` into `out`.
 /// Returns the Markdown report.
-fn write_report(suite: &str, out: &Path, rows: &[Row]) -> Result<String> {
+fn write_report(suite: &str, out: &Path, rows: &[Row], paper: &PaperFigures) -> Result<String> {
     fs::create_dir_all(out)?;
     fs::write(out.join("results.csv"), render_csv(rows))?;
     let mut md = String::new();
@@ -1468,6 +1605,19 @@ fn write_report(suite: &str, out: &Path, rows: &[Row]) -> Result<String> {
                 "### Hoisting and {family}: number of oracle runs, jobs {j}\n\n{}",
                 family_table(&idx, &cases, &configs, Measure::Runs)
             );
+            for (measure, what, table_no) in [
+                (Measure::Size, "output sizes", 3),
+                (Measure::Runs, "test executions", 4),
+            ] {
+                if let Some(table) = paper_family_table(paper, base, measure, &cases) {
+                    let n = table_no + 2 * Base::ALL.iter().position(|&b| b == base).unwrap_or(0);
+                    let _ = writeln!(
+                        md,
+                        "<details><summary>The dissertation's {what} for these cases (Table 7.{n}; \
+                         real crash oracles, not the proxies used here)</summary>\n\n{table}\n</details>\n"
+                    );
+                }
+            }
             let points = scatter_points(&idx, &cases, base);
             if points.iter().any(|(_, p)| !p.is_empty()) {
                 let file = format!(
@@ -1509,6 +1659,32 @@ fn write_report(suite: &str, out: &Path, rows: &[Row]) -> Result<String> {
     let _ = writeln!(md, "### Every run\n\n{}", detail_table(rows));
     fs::write(out.join("tables.md"), &md)?;
     Ok(md)
+}
+
+/// Copy the report files (not the raw jsonl) from `out` to `docs`, replacing older plots.
+fn publish_report(out: &Path, docs: &Path) -> Result<()> {
+    if docs.is_dir() {
+        for entry in fs::read_dir(docs)? {
+            let path = entry?.path();
+            if path.extension().is_some_and(|e| e == "svg") {
+                fs::remove_file(&path)?;
+            }
+        }
+    }
+    fs::create_dir_all(docs)?;
+    for entry in fs::read_dir(out)? {
+        let path = entry?.path();
+        let name = path
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        if name == "tables.md" || name == "results.csv" || name.ends_with(".svg") {
+            fs::copy(&path, docs.join(&name))
+                .with_context(|| format!("cannot copy {} to {}", path.display(), docs.display()))?;
+        }
+    }
+    Ok(())
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1602,7 +1778,12 @@ fn run_suite(opts: &SuiteOptions) -> Result<()> {
     if rows.is_empty() {
         bail!("no results for suite {suite} in {}", out.display());
     }
-    let md = write_report(&suite, &out, &rows)?;
+    let md = write_report(&suite, &out, &rows, &load_paper_tables(&root))?;
+    if opts.publish {
+        let docs = root.join("docs").join("bench").join(&suite);
+        publish_report(&out, &docs)?;
+        eprintln!("bench: report published to {}", docs.display());
+    }
     let paper = rows
         .iter()
         .filter(|r| paper_example(&r.case).is_some())
@@ -1695,7 +1876,7 @@ struct MicroRow {
     verified: bool,
 }
 
-fn micro(treedd: Option<PathBuf>) -> Result<()> {
+fn micro(treedd: Option<PathBuf>, publish: bool) -> Result<()> {
     let root = workspace_root();
     let treedd = treedd_binary(&root, treedd)?;
     let oracle = std::env::current_exe()?;
@@ -1758,6 +1939,7 @@ fn micro(treedd: Option<PathBuf>) -> Result<()> {
             let language = language_of(input);
             let finished = run_watched(
                 Command::new(&treedd)
+                    .arg("--quiet")
                     .arg("--test")
                     .arg(&oracle)
                     .args(config.treedd_args(language))
@@ -1909,6 +2091,15 @@ fn micro(treedd: Option<PathBuf>) -> Result<()> {
     fs::write(out.join("micro.json"), serde_json::to_string_pretty(&rows)?)?;
     println!("{md}");
     eprintln!("bench micro: written to {}", out.join("micro.md").display());
+    if publish {
+        let docs = root.join("docs").join("bench");
+        fs::create_dir_all(&docs)?;
+        fs::write(docs.join("micro.md"), &md)?;
+        eprintln!(
+            "bench micro: published to {}",
+            docs.join("micro.md").display()
+        );
+    }
     Ok(())
 }
 
@@ -2118,8 +2309,11 @@ mod tests {
             ("fixtures", Config::all().len(), &[1][..])
         );
         assert!(matches!(
-            parse_args(&args("micro")).unwrap(),
-            Invocation::Micro { treedd: None }
+            parse_args(&args("micro --publish")).unwrap(),
+            Invocation::Micro {
+                treedd: None,
+                publish: true
+            }
         ));
         for bad in [
             "--jobs 0",
@@ -2260,7 +2454,7 @@ mod tests {
         for r in &mut rows[..3] {
             r.input_chars = 42;
         }
-        let md = write_report("demo", dir.path(), &rows).unwrap();
+        let md = write_report("demo", dir.path(), &rows, &PaperFigures::new()).unwrap();
         assert!(
             md.contains("### Hoisting and HDD: output sizes, jobs 1"),
             "{md}"
@@ -2293,6 +2487,21 @@ mod tests {
         let csv = fs::read_to_string(dir.path().join("results.csv")).unwrap();
         assert_eq!(csv.lines().count(), rows.len() + 1);
         assert!(dir.path().join("tables.md").is_file());
+
+        let docs = dir.path().join("docs");
+        fs::create_dir_all(&docs).unwrap();
+        fs::write(docs.join("scatter-old.svg"), "<svg/>").unwrap();
+        fs::write(dir.path().join("results.jsonl"), "{}").unwrap();
+        publish_report(dir.path(), &docs).unwrap();
+        let mut published: Vec<String> = fs::read_dir(&docs)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        published.sort();
+        assert_eq!(
+            published,
+            ["results.csv", "scatter-hdd-j1.svg", "tables.md"]
+        );
     }
 
     #[test]
@@ -2380,6 +2589,56 @@ mod tests {
         assert!(markers_present(b"v17 \nv101 \nf42(42)\n", js.as_bytes()));
     }
 
+    #[test]
+    fn the_dissertations_tables_are_parsed() {
+        let text = "7.3\tHoisting and HDD Output Sizes . . . . .\t75\n\
+            Table 7.3: Hoisting and HDD Output Sizes\n\n\
+            Test\tHDD*\tHoist*+HDD*\tHDDH*\tHoist*+HDDH*\n\
+            clang-22382\t582\t489 (-15.98%)\t<b>475</b> (-18.38%)\t489 (-15.98%)\n\
+            gcc-70127\t—\t992 —\t<b>915</b> —\t947 —\n\
+            jerry-3433\t<b>18</b>\t<b>18</b> —\t<b>18</b> —\t<b>18</b> —\n\n\
+            Table 7.10: Coarse Hoisting and HDD<sup>r</sup> Number of Test Executions\n\n\
+            clang-22382\t3,157\t<b>2,614</b> (-17.20%)\t3,157\t— <b>2,614</b> (-17.20%)\n\n\
+            *A quote.*\n\
+            jerry-9999\t1\t2\t3\t4\n";
+        let figures = parse_paper_tables(text);
+        assert_eq!(figures.len(), 2);
+        let hdd = &figures[&(Base::Hdd, Measure::Size)];
+        assert_eq!(
+            hdd["clang-22382"],
+            [Some(582), Some(489), Some(475), Some(489)]
+        );
+        assert_eq!(hdd["gcc-70127"], [None, Some(992), Some(915), Some(947)]);
+        assert_eq!(hdd["jerry-3433"], [Some(18); 4]);
+        let coarse = &figures[&(Base::CoarseHddr, Measure::Runs)];
+        assert_eq!(
+            coarse["clang-22382"],
+            [Some(3157), Some(2614), Some(3157), Some(2614)]
+        );
+        assert_eq!(
+            coarse.len(),
+            1,
+            "rows after the table ended are not part of it"
+        );
+
+        let cases = vec![
+            "3433".to_string(),
+            "clang-22382".to_string(),
+            "mine".to_string(),
+        ];
+        let table = paper_family_table(&figures, Base::Hdd, Measure::Size, &cases).unwrap();
+        assert!(
+            table.contains("| jerry-3433 | **18** | **18** — |"),
+            "{table}"
+        );
+        assert!(
+            table.contains("| clang-22382 | 582 | 489 (-15.98%) | **475** (-18.38%) |"),
+            "{table}"
+        );
+        assert!(!table.contains("mine"));
+        assert!(paper_family_table(&figures, Base::Hddr, Measure::Size, &cases).is_none());
+    }
+
     /// A stand-in for treedd: writes the first 12 bytes of the input and a stats file, and
     /// records its arguments; `extra` runs first.
     fn fake_treedd(dir: &Path, extra: &str) -> PathBuf {
@@ -2389,9 +2648,9 @@ mod tests {
             &path,
             &format!(
                 "#!/bin/sh\necho \"$@\" > {}\n{extra}\nwhile [ $# -gt 0 ]; do case \"$1\" in\n\
-                 --output) out=$2; shift 2;; --stats) stats=$2; shift 2;; --*) shift 2;; *) input=$1; shift;;\n\
+                 --output) out=$2; shift 2;; --stats) stats=$2; shift 2;; --quiet) shift;; --*) shift 2;; *) input=$1; shift;;\n\
                  esac; done\nhead -c 12 \"$input\" > \"$out\"\n\
-                 echo '{{\"oracle_runs\": 7, \"cache_hits\": 2, \"syntax_filtered\": 1}}' > \"$stats\"\n",
+                 echo '{{\"oracle_runs\": 7, \"cache_hits\": 2, \"syntax_filtered\": 1, \"peak_rss_bytes\": 2048000}}' > \"$stats\"\n",
                 args.display()
             ),
         );
@@ -2418,8 +2677,9 @@ mod tests {
             (Some(7), Some(2), Some(1))
         );
         assert!(row.verified && !row.timed_out);
+        assert_eq!(row.peak_rss_kib, Some(2000), "treedd's own figure wins");
         let args = fs::read_to_string(dir.path().join("args.txt")).unwrap();
-        assert!(args.starts_with("--test "), "{args}");
+        assert!(args.starts_with("--quiet --test "), "{args}");
         assert!(
             args.contains("--language c --algorithm hddr --hoist both --jobs 2 --stats "),
             "{args}"
