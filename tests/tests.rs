@@ -1,1 +1,17 @@
-//! Integration tests: run the real `treedd` binary with real oracles from fixtures/.
+//! Integration tests: run the real `treedd` binary with real oracles (shell scripts, gcc, node).
+//! One binary for all of them (ripgrep's layout); each test works in its own temporary
+//! directory and points TMPDIR at a private subdirectory, so leftovers are detected.
+
+// Helpers: temporary test directories, scripts, running the binary.
+mod util;
+
+// The oracle runner with real scripts: cwd, $1, timeouts killing process groups, cleanup.
+mod oracle;
+// Text reduction end to end: the papers' mock-SUT examples, output path, jobs, stats.
+mod text;
+// Every fatal error: message and exit code.
+mod errors;
+// Ctrl-C (SIGINT/SIGTERM): exit 130, best result kept.
+mod signals;
+// --verify, and a flaky oracle reported.
+mod verify;

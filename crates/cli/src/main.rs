@@ -1,6 +1,672 @@
+//! `treedd`: the command-line reducer. Thin: flags, checks with clear errors, progress, the
+//! output file, signals and exit codes. The algorithms live in `treedd-reduce`, the trees in
+//! `treedd-tree`.
+
+mod exit;
+mod flags;
+mod output;
+mod progress;
+mod report;
+
+use std::ffi::OsStr;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use anyhow::Context;
+use clap::Parser;
+use treedd_reduce::{
+    Base, CommandOracle, CommandOracleBuilder, DdminOptions, Filter, Hoisting, Judge, JudgeOptions,
+    OnImprovement, Oracle, Outcome, RunReport, TextUnit, TraversalOrder, TreeConfig,
+};
+use treedd_tree::{Lang, RTree};
+
+use crate::exit::Fatal;
+use crate::flags::{Algorithm, Args, Hoist, Preset, Unit};
+use crate::output::BestWriter;
+use crate::progress::{Progress, Snapshot};
+use crate::report::StatsReport;
 
 fn main() -> ExitCode {
-    eprintln!("treedd: not yet wired");
-    ExitCode::from(2)
+    match run() {
+        Ok(code) => ExitCode::from(code),
+        Err(err) => {
+            // Like ripgrep: a closed pipe (e.g. `--dump-tree | head`) is not an error.
+            let broken_pipe = err.chain().any(|cause| {
+                cause
+                    .downcast_ref::<io::Error>()
+                    .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+            });
+            if broken_pipe {
+                return ExitCode::from(exit::SUCCESS);
+            }
+            if let Some(fatal) = err.downcast_ref::<Fatal>() {
+                eprintln!("treedd: error: {}", fatal.message);
+                for line in &fatal.detail {
+                    eprintln!("  {line}");
+                }
+                return ExitCode::from(fatal.code);
+            }
+            eprintln!("treedd: error: {err:#}");
+            ExitCode::from(exit::FAILURE)
+        }
+    }
+}
+
+fn run() -> anyhow::Result<u8> {
+    let args = match Args::try_parse() {
+        Ok(args) => args,
+        Err(e) => {
+            // --help and --version print to stdout and exit 0; real errors exit 2.
+            let code = e.exit_code();
+            e.print()?;
+            return Ok(u8::try_from(code).unwrap_or(exit::USAGE));
+        }
+    };
+    let plan = Plan::from_args(&args)?;
+    let input = fs::read(&args.input).map_err(|e| {
+        Fatal::new(
+            exit::INPUT,
+            format!("cannot read input {}: {e}", args.input.display()),
+        )
+    })?;
+    if args.dump_tree {
+        return dump_tree(plan.lang, &input);
+    }
+    let oracle = build_oracle(&args)?;
+    Reduction::new(args, plan, input, oracle).run()
+}
+
+/// Settings derived from the flags, with conflicts rejected.
+struct Plan {
+    lang: Lang,
+    algorithm: Algorithm,
+    hoist: Hoist,
+    preset: Preset,
+    /// Set when text reduction runs (text language or `--algorithm ddmin`).
+    unit: Option<Unit>,
+    output: PathBuf,
+}
+
+impl Plan {
+    fn from_args(args: &Args) -> anyhow::Result<Plan> {
+        let lang = match &args.language {
+            Some(name) => Lang::from_name(name).ok_or_else(|| {
+                Fatal::new(
+                    exit::LANGUAGE,
+                    format!("unknown language {name:?}; use one of c, javascript, java, text"),
+                )
+            })?,
+            None => Lang::from_path(&args.input).ok_or_else(|| {
+                Fatal::new(
+                    exit::LANGUAGE,
+                    format!(
+                        "cannot tell the language of {} from its extension; use --language c|javascript|java|text",
+                        args.input.display()
+                    ),
+                )
+            })?,
+        };
+        let conflict = |msg: String| Fatal::new(exit::CONFLICT, msg);
+        let preset = args.preset.unwrap_or(Preset::Balanced);
+        let text = lang == Lang::Text || args.algorithm == Some(Algorithm::Ddmin);
+        if lang == Lang::Text {
+            if let Some(a) = args.algorithm.filter(|&a| a != Algorithm::Ddmin) {
+                return Err(conflict(format!(
+                    "--algorithm {} needs a grammar, but the language is text",
+                    a.name()
+                ))
+                .into());
+            }
+            if args.preset.is_some() {
+                return Err(conflict(
+                    "--preset chooses tree algorithms, but the language is text".into(),
+                )
+                .into());
+            }
+            if args.dump_tree {
+                return Err(conflict(
+                    "--dump-tree needs a grammar, but the language is text".into(),
+                )
+                .into());
+            }
+        }
+        if text {
+            if let Some(h) = args.hoist.filter(|&h| h != Hoist::None) {
+                return Err(conflict(format!(
+                    "--hoist {} needs a tree algorithm, but text is reduced by ddmin",
+                    h.name()
+                ))
+                .into());
+            }
+        } else if args.unit.is_some() {
+            return Err(conflict(format!(
+                "--unit applies to text reduction only (--language text or --algorithm ddmin), but the language is {}",
+                lang.name()
+            ))
+            .into());
+        }
+        let output = args
+            .output
+            .clone()
+            .unwrap_or_else(|| default_output(&args.input));
+        if same_file(&output, &args.input) {
+            return Err(conflict(format!(
+                "--output {} is the input file; treedd never modifies its input",
+                output.display()
+            ))
+            .into());
+        }
+        if let Some(stats) = &args.stats {
+            if same_file(stats, &args.input) || same_file(stats, &output) {
+                return Err(conflict(format!(
+                    "--stats {} is the input or the output file",
+                    stats.display()
+                ))
+                .into());
+            }
+        }
+        let (algorithm, hoist) = if text {
+            (Algorithm::Ddmin, Hoist::None)
+        } else {
+            let (a, h) = preset_defaults(preset);
+            (args.algorithm.unwrap_or(a), args.hoist.unwrap_or(h))
+        };
+        Ok(Plan {
+            lang,
+            algorithm,
+            hoist,
+            preset,
+            unit: text.then(|| args.unit.unwrap_or(Unit::LineChar)),
+            output,
+        })
+    }
+}
+
+/// The algorithm and hoisting a preset stands for.
+fn preset_defaults(preset: Preset) -> (Algorithm, Hoist) {
+    match preset {
+        Preset::Smallest => (Algorithm::Hdd, Hoist::Both),
+        Preset::Balanced => (Algorithm::Hdd, Hoist::Pre),
+        Preset::Fastest => (Algorithm::CoarseHdd, Hoist::Pre),
+    }
+}
+
+/// `crash.c` -> `crash.reduced.c`; `crash` -> `crash.reduced`; `.bashrc` -> `.bashrc.reduced`.
+fn default_output(input: &Path) -> PathBuf {
+    let stem = input.file_stem().unwrap_or(OsStr::new("input"));
+    let mut name = stem.to_os_string();
+    name.push(".reduced");
+    if let Some(ext) = input.extension() {
+        name.push(".");
+        name.push(ext);
+    }
+    input.with_file_name(name)
+}
+
+/// True if both paths name the same existing file, or are spelled the same.
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (fs::canonicalize(a), fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => std::path::absolute(a).ok() == std::path::absolute(b).ok(),
+    }
+}
+
+fn build_oracle(args: &Args) -> anyhow::Result<Arc<CommandOracle>> {
+    let file_name = args.input.file_name().unwrap_or(OsStr::new("input"));
+    let oracle = CommandOracleBuilder::new(&args.test)
+        .file_name(file_name)
+        .timeout(args.timeout.map(Duration::from_secs_f64))
+        .build()
+        .map_err(|e| Fatal::new(exit::ORACLE, e.to_string()))?;
+    Ok(Arc::new(oracle))
+}
+
+fn dump_tree(lang: Lang, input: &[u8]) -> anyhow::Result<u8> {
+    let tree = treedd_tree::RTree::build(lang, input).context("cannot build the tree")?;
+    let _ = tree;
+    anyhow::bail!("--dump-tree is not available yet")
+}
+
+/// The oracle shared between the Judge and the CLI (which also runs it directly for the
+/// original's check and `--verify`, and cancels it on a signal).
+struct SharedOracle(Arc<CommandOracle>);
+
+impl Oracle for SharedOracle {
+    fn run(&self, candidate: &[u8]) -> Outcome {
+        self.0.run(candidate)
+    }
+
+    fn cancel(&self) {
+        self.0.cancel();
+    }
+}
+
+/// One reduction run, from the check of the original to the summary.
+struct Reduction {
+    args: Args,
+    plan: Plan,
+    input: Vec<u8>,
+    oracle: Arc<CommandOracle>,
+    progress: Progress,
+    /// Set by the signal handler; the Judge (once it exists) is cancelled with the oracle.
+    interrupted: Arc<AtomicBool>,
+    judge: Arc<OnceLock<Arc<Judge>>>,
+    /// Oracle runs done outside the Judge (original check, --verify).
+    extra_runs: u64,
+}
+
+impl Reduction {
+    fn new(args: Args, plan: Plan, input: Vec<u8>, oracle: Arc<CommandOracle>) -> Reduction {
+        let progress = Progress::new(args.quiet, input.len());
+        Reduction {
+            args,
+            plan,
+            input,
+            oracle,
+            progress,
+            interrupted: Arc::new(AtomicBool::new(false)),
+            judge: Arc::default(),
+            extra_runs: 0,
+        }
+    }
+
+    fn run(mut self) -> anyhow::Result<u8> {
+        self.install_signal_handler()?;
+        self.progress
+            .update("checking the input", self.snapshot(self.input.len(), None));
+        let report = self.oracle.run_report(&self.input);
+        self.extra_runs += 1;
+        if self.interrupted.load(Ordering::SeqCst) {
+            self.progress.finish();
+            self.progress
+                .say("interrupted before the reduction started; no output written");
+            return Ok(exit::INTERRUPTED);
+        }
+        self.check_original(&report)?;
+
+        // The tree (and its syntax errors) before anything is written.
+        let tree = match self.plan.unit {
+            Some(_) => None,
+            None => Some(self.build_tree()?),
+        };
+        let mode = fs::metadata(&self.args.input).ok().map(|m| m.permissions());
+        let writer = BestWriter::create(&self.plan.output, &self.input, mode)
+            .map_err(|e| self.output_error(e))?;
+        let writer = Arc::new(writer);
+        let on_improvement: OnImprovement = {
+            let writer = Arc::clone(&writer);
+            Box::new(move |candidate: &[u8]| writer.offer(candidate))
+        };
+        let filter: Option<Filter> = match &tree {
+            Some(tree) if !self.args.no_syntax_filter => {
+                let lang = self.plan.lang;
+                let allowed = tree.error_count();
+                Some(Box::new(move |candidate: &[u8]| {
+                    treedd_tree::count_errors(lang, candidate) <= allowed
+                }))
+            }
+            _ => None,
+        };
+        let judge = Arc::new(Judge::new(
+            Box::new(SharedOracle(Arc::clone(&self.oracle))),
+            JudgeOptions {
+                cache: !self.args.no_cache,
+                filter,
+                on_improvement: Some(on_improvement),
+            },
+        ));
+        let _ = self.judge.set(Arc::clone(&judge));
+        if self.interrupted.load(Ordering::SeqCst) {
+            judge.cancel();
+        }
+
+        let result = self.reduce_with_progress(&judge, tree, &writer);
+        let interrupted = self.interrupted.load(Ordering::SeqCst);
+        // Only an uninterrupted run's final answer is written unconditionally; after a
+        // cancel, the output keeps the best candidate the oracle confirmed.
+        if !interrupted {
+            writer.finish(&result).map_err(|e| self.output_error(e))?;
+        }
+        let output = fs::read(&self.plan.output).map_err(|e| self.output_error(e))?;
+        if let Some(msg) = judge.last_start_error() {
+            self.progress.warn(&format!(
+                "{} oracle runs could not be started, the last one: {msg}",
+                judge.stats().failed_to_start
+            ));
+        }
+
+        let mut verify = None;
+        if !interrupted && self.args.verify {
+            self.progress
+                .update("verifying", self.snapshot(output.len(), Some(&judge)));
+            let report = self.oracle.run_report(&output);
+            self.extra_runs += 1;
+            verify = Some(report);
+        }
+        let interrupted = self.interrupted.load(Ordering::SeqCst);
+        let verified = match &verify {
+            Some(r) if !interrupted => Some(r.outcome.is_interesting()),
+            _ => None,
+        };
+        self.progress.finish();
+        let stats = self.stats_report(&judge, &output, interrupted, verified);
+        if let Some(path) = &self.args.stats {
+            let json = serde_json::to_string_pretty(&stats)?;
+            output::write_atomic(path, format!("{json}\n").as_bytes(), None).map_err(|e| {
+                Fatal::new(
+                    exit::OUTPUT,
+                    format!("cannot write stats {}: {e}", path.display()),
+                )
+            })?;
+        }
+        if interrupted {
+            self.progress.say(&format!(
+                "interrupted; the best result so far ({} bytes) is in {}",
+                output.len(),
+                self.plan.output.display()
+            ));
+            return Ok(exit::INTERRUPTED);
+        }
+        if let (Some(false), Some(report)) = (verified, &verify) {
+            return Err(Fatal::new(
+                exit::FLAKY,
+                format!(
+                    "--verify: the oracle no longer finds the result {} interesting ({}); the oracle is flaky",
+                    self.plan.output.display(),
+                    describe_outcome(report)
+                ),
+            )
+            .with_detail("a flaky oracle makes reductions unreliable: make it deterministic, or raise --timeout if runs time out")
+            .into());
+        }
+        if !self.progress.is_quiet() {
+            eprintln!("treedd: {}", summary(&stats, &self.plan.output));
+        }
+        Ok(exit::SUCCESS)
+    }
+
+    /// Run the algorithm while a ticker thread refreshes the progress display.
+    fn reduce_with_progress(
+        &self,
+        judge: &Judge,
+        tree: Option<RTree>,
+        writer: &BestWriter,
+    ) -> Vec<u8> {
+        let done = AtomicBool::new(false);
+        std::thread::scope(|s| {
+            let ticker = s.spawn(|| {
+                while !done.load(Ordering::SeqCst) {
+                    self.progress.update(
+                        &judge.phase(),
+                        self.snapshot(writer.best_len(), Some(judge)),
+                    );
+                    std::thread::park_timeout(Duration::from_millis(250));
+                }
+            });
+            let result = self.reduce(judge, tree);
+            done.store(true, Ordering::SeqCst);
+            ticker.thread().unpark();
+            result
+        })
+    }
+
+    fn build_tree(&self) -> anyhow::Result<RTree> {
+        let tree = RTree::build(self.plan.lang, &self.input).with_context(|| {
+            format!(
+                "cannot parse {} as {}",
+                self.args.input.display(),
+                self.plan.lang.name()
+            )
+        })?;
+        if tree.error_count() > 0 {
+            self.progress.warn(&format!(
+                "{} does not parse cleanly as {} ({} syntax errors); reducing anyway",
+                self.args.input.display(),
+                self.plan.lang.name(),
+                tree.error_count()
+            ));
+        }
+        Ok(tree)
+    }
+
+    fn output_error(&self, e: io::Error) -> Fatal {
+        Fatal::new(
+            exit::OUTPUT,
+            format!("cannot write output {}: {e}", self.plan.output.display()),
+        )
+    }
+
+    fn reduce(&self, judge: &Judge, tree: Option<RTree>) -> Vec<u8> {
+        let mut ddmin = DdminOptions {
+            jobs: self.args.jobs as usize,
+            stop: Some(judge.stop_flag()),
+            ..DdminOptions::default()
+        };
+        if let Some(nu) = self.args.split_factor {
+            ddmin.split_factor = nu as usize;
+        }
+        let Some(mut tree) = tree else {
+            let unit = match self.plan.unit.unwrap_or(Unit::LineChar) {
+                Unit::Line => TextUnit::Line,
+                Unit::Char => TextUnit::Char,
+                Unit::LineChar => TextUnit::LineThenChar,
+            };
+            return treedd_reduce::reduce_text(&self.input, unit, judge, &ddmin);
+        };
+        let config = TreeConfig {
+            base: match self.plan.algorithm {
+                Algorithm::Hddr => Base::Hddr,
+                Algorithm::CoarseHdd => Base::CoarseHdd,
+                Algorithm::CoarseHddr => Base::CoarseHddr,
+                Algorithm::Hdd | Algorithm::Ddmin => Base::Hdd,
+            },
+            hoist: match self.plan.hoist {
+                Hoist::None => Hoisting::None,
+                Hoist::Pre => Hoisting::Pre,
+                Hoist::Interlace => Hoisting::Interlace,
+                Hoist::Both => Hoisting::Both,
+            },
+            order: TraversalOrder::BreadthFirst,
+            fixpoint: true,
+            ddmin,
+            final_text_pass: self.plan.preset == Preset::Smallest,
+        };
+        treedd_reduce::reduce_tree(&mut tree, judge, &config)
+    }
+
+    /// SIGINT/SIGTERM: the first one cancels the running oracles (the reduction then unwinds
+    /// with the best result in place); a second one exits at once.
+    fn install_signal_handler(&self) -> anyhow::Result<()> {
+        use signal_hook::consts::{SIGINT, SIGTERM};
+        let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])
+            .context("cannot install the signal handler")?;
+        let oracle = Arc::clone(&self.oracle);
+        let judge = Arc::clone(&self.judge);
+        let interrupted = Arc::clone(&self.interrupted);
+        let count = AtomicUsize::new(0);
+        std::thread::spawn(move || {
+            for _ in signals.forever() {
+                interrupted.store(true, Ordering::SeqCst);
+                oracle.cancel();
+                if let Some(judge) = judge.get() {
+                    judge.cancel();
+                }
+                if count.fetch_add(1, Ordering::SeqCst) > 0 {
+                    // The output file is only ever replaced atomically: leaving now is safe.
+                    eprintln!("treedd: interrupted twice; exiting now");
+                    std::process::exit(i32::from(exit::INTERRUPTED));
+                }
+            }
+        });
+        Ok(())
+    }
+
+    fn check_original(&self, report: &RunReport) -> anyhow::Result<()> {
+        match &report.outcome {
+            Outcome::Interesting => Ok(()),
+            Outcome::FailedToStart(msg) => Err(Fatal::new(exit::ORACLE, msg.clone()).into()),
+            Outcome::Cancelled => Err(Fatal::new(exit::INTERRUPTED, "interrupted").into()),
+            _ => {
+                let mut fatal = Fatal::new(
+                    exit::NOT_INTERESTING,
+                    format!(
+                        "the oracle does not find the original input interesting ({})",
+                        describe_outcome(report)
+                    ),
+                );
+                if !report.stderr_head.is_empty() {
+                    fatal = fatal.with_detail("its stderr began with:");
+                    for line in report.stderr_head.lines() {
+                        fatal = fatal.with_detail(format!("| {line}"));
+                    }
+                }
+                fatal = fatal
+                    .with_detail(
+                        "the oracle must exit 0 on the original input; reproduce its run with:",
+                    )
+                    .with_detail(self.recipe());
+                Err(fatal.into())
+            }
+        }
+    }
+
+    /// A shell command that runs the oracle on the input as treedd does.
+    fn recipe(&self) -> String {
+        let input =
+            std::path::absolute(&self.args.input).unwrap_or_else(|_| self.args.input.clone());
+        let name = self.args.input.file_name().unwrap_or(OsStr::new("input"));
+        format!(
+            "d=$(mktemp -d) && cp {} \"$d\"/{} && (cd \"$d\" && {} \"$d\"/{}); echo \"exit status $?\"",
+            shell_quote(input.as_os_str()),
+            shell_quote(name),
+            shell_quote(self.oracle.program().as_os_str()),
+            shell_quote(name),
+        )
+    }
+
+    fn snapshot(&self, size: usize, judge: Option<&Judge>) -> Snapshot {
+        let stats = judge.map(Judge::stats).unwrap_or_default();
+        Snapshot {
+            size,
+            oracle_runs: stats.oracle_runs + self.extra_runs,
+            cache_hits: stats.cache_hits,
+        }
+    }
+
+    fn stats_report(
+        &self,
+        judge: &Judge,
+        output: &[u8],
+        interrupted: bool,
+        verified: Option<bool>,
+    ) -> StatsReport {
+        let stats = judge.stats();
+        let input_errors = (self.plan.unit.is_none())
+            .then(|| treedd_tree::RTree::build(self.plan.lang, &self.input).ok())
+            .flatten()
+            .map(|t| t.error_count());
+        StatsReport {
+            input: self.args.input.display().to_string(),
+            output: self.plan.output.display().to_string(),
+            language: self.plan.lang.name(),
+            algorithm: self.plan.algorithm.name(),
+            hoist: self.plan.hoist.name(),
+            unit: self.plan.unit.map(Unit::name),
+            jobs: self.args.jobs,
+            split_factor: self.args.split_factor,
+            timeout_seconds: self.args.timeout,
+            cache: !self.args.no_cache,
+            syntax_filter: !self.args.no_syntax_filter,
+            oracle_runs: stats.oracle_runs + self.extra_runs,
+            cache_hits: stats.cache_hits,
+            cache_peak_entries: stats.cache_peak_entries,
+            syntax_filtered: stats.syntax_filtered,
+            timeouts: stats.timeouts,
+            input_bytes: self.input.len(),
+            output_bytes: output.len(),
+            input_chars: report::non_whitespace_chars(&self.input),
+            output_chars: report::non_whitespace_chars(output),
+            input_syntax_errors: input_errors,
+            wall_seconds: self.progress.elapsed().as_secs_f64(),
+            peak_rss_bytes: report::peak_rss_self(),
+            peak_oracle_rss_bytes: report::peak_rss_children(),
+            interrupted,
+            verified,
+        }
+    }
+}
+
+/// "exit code 1", "killed by signal 9", "timed out after 2s", ...
+fn describe_outcome(report: &RunReport) -> String {
+    match &report.outcome {
+        Outcome::Interesting => "exit code 0".into(),
+        Outcome::TimedOut => format!(
+            "timed out after {:.1}s; raise --timeout if the oracle needs longer",
+            report.elapsed.as_secs_f64()
+        ),
+        Outcome::Cancelled => "cancelled".into(),
+        Outcome::FailedToStart(msg) => msg.clone(),
+        Outcome::NotInteresting { .. } => match (report.code, report.signal) {
+            (Some(code), _) => format!("exit code {code}"),
+            (None, Some(sig)) => format!("killed by signal {sig}"),
+            (None, None) => "no exit code".into(),
+        },
+    }
+}
+
+fn summary(stats: &StatsReport, output: &Path) -> String {
+    let smaller = 100.0 - progress::percent(stats.output_bytes, stats.input_bytes);
+    format!(
+        "{} -> {} bytes ({smaller:.1}% smaller), {} -> {} non-whitespace chars, {} oracle runs, {} cache hits, {:.1}s; result in {}",
+        stats.input_bytes,
+        stats.output_bytes,
+        stats.input_chars,
+        stats.output_chars,
+        stats.oracle_runs,
+        stats.cache_hits,
+        stats.wall_seconds,
+        output.display()
+    )
+}
+
+/// Quote for POSIX sh: bare if safe, else single quotes.
+fn shell_quote(s: &OsStr) -> String {
+    let s = s.to_string_lossy();
+    let safe = !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-+=:,@%".contains(c));
+    if safe {
+        s.into_owned()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_output_inserts_reduced_before_the_extension() {
+        let check = |input: &str, want: &str| {
+            assert_eq!(default_output(Path::new(input)), PathBuf::from(want))
+        };
+        check("crash.c", "crash.reduced.c");
+        check("dir/a.b.js", "dir/a.b.reduced.js");
+        check("/x/crash", "/x/crash.reduced");
+        check(".bashrc", ".bashrc.reduced");
+    }
+
+    #[test]
+    fn shell_quote_is_minimal_and_safe() {
+        assert_eq!(shell_quote(OsStr::new("/tmp/a.c")), "/tmp/a.c");
+        assert_eq!(shell_quote(OsStr::new("a b")), "'a b'");
+        assert_eq!(shell_quote(OsStr::new("it's")), r"'it'\''s'");
+        assert_eq!(shell_quote(OsStr::new("")), "''");
+    }
 }

@@ -1,0 +1,189 @@
+//! Command-line flags: the one place for names, defaults and help text.
+
+use std::path::PathBuf;
+
+use clap::{Parser, ValueEnum};
+
+const ABOUT: &str =
+    "Grammar-aware test-case reducer: shrinks INPUT while ORACLE keeps finding it interesting";
+
+const ORACLE_HELP: &str = "\
+THE ORACLE:
+  For every candidate, treedd runs `ORACLE CANDIDATE-PATH` (no shell) in a fresh private
+  temporary directory that holds the candidate under INPUT's file name, so scripts may read
+  \"$1\" or the file by name. Exit status 0 means interesting (the bug is still there); any
+  other status, a signal or the --timeout means not interesting. Example (crash.sh):
+
+      #!/bin/sh
+      gcc -c -w \"$1\" 2>&1 | grep -q 'internal compiler error'
+
+  treedd --test ./crash.sh crash.c      # the result is written to crash.reduced.c
+
+EXIT STATUS:
+  0 done, 1 other error, 2 usage, 3 input unreadable, 4 oracle missing or not executable,
+  5 original not interesting, 6 unknown language, 7 conflicting options, 8 --verify failed
+  (flaky oracle), 9 output not writable, 130 interrupted (best result so far kept)";
+
+#[derive(Parser, Debug)]
+#[command(name = "treedd", version, about = ABOUT, after_help = ORACLE_HELP)]
+pub struct Args {
+    /// The file to reduce (never modified)
+    #[arg(value_name = "INPUT")]
+    pub input: PathBuf,
+
+    /// Interestingness test, run as `ORACLE CANDIDATE`; exit 0 = interesting
+    #[arg(
+        short = 't',
+        long = "test",
+        value_name = "ORACLE",
+        help_heading = "ORACLE"
+    )]
+    pub test: PathBuf,
+
+    /// Kill a run (with all its children) after SECONDS; counts as not interesting [default: none]
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, help_heading = "ORACLE")]
+    pub timeout: Option<f64>,
+
+    /// Oracle runs in parallel (the result does not depend on N)
+    #[arg(short = 'j', long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..), help_heading = "ORACLE")]
+    pub jobs: u32,
+
+    /// Do not cache the outcomes of candidates already tested
+    #[arg(long, help_heading = "ORACLE")]
+    pub no_cache: bool,
+
+    /// Re-run the oracle on the final result and fail if it is no longer interesting
+    #[arg(long, help_heading = "ORACLE")]
+    pub verify: bool,
+
+    /// Where the best result so far is kept [default: INPUT with .reduced before the extension]
+    #[arg(short = 'o', long, value_name = "FILE", help_heading = "OUTPUT")]
+    pub output: Option<PathBuf>,
+
+    /// Write counters (oracle runs, sizes, time, memory) as one JSON object to FILE
+    #[arg(long, value_name = "FILE.json", help_heading = "OUTPUT")]
+    pub stats: Option<PathBuf>,
+
+    /// No progress display and no summary; errors are still printed
+    #[arg(short = 'q', long, help_heading = "OUTPUT")]
+    pub quiet: bool,
+
+    /// c, javascript, java or text [default: from INPUT's extension]
+    #[arg(short = 'l', long, value_name = "LANG", help_heading = "REDUCTION")]
+    pub language: Option<String>,
+
+    /// Units of text reduction (text language or --algorithm ddmin) [default: line+char]
+    #[arg(long, value_enum, help_heading = "REDUCTION")]
+    pub unit: Option<Unit>,
+
+    /// Tree algorithm; ddmin ignores the grammar and reduces lines/characters [default: from --preset]
+    #[arg(long, value_enum, help_heading = "REDUCTION")]
+    pub algorithm: Option<Algorithm>,
+
+    /// How hoisting is combined with the tree algorithm [default: from --preset]
+    #[arg(long, value_enum, help_heading = "REDUCTION")]
+    pub hoist: Option<Hoist>,
+
+    /// Defaults for --algorithm and --hoist, from the papers' comparisons [default: balanced]
+    #[arg(long, value_enum, help_heading = "REDUCTION")]
+    pub preset: Option<Preset>,
+
+    /// ddmin's split factor nu (>= 2)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(2..),
+          help_heading = "REDUCTION")]
+    pub split_factor: Option<u32>,
+
+    /// Also test candidates that add syntax errors the input did not have
+    #[arg(long, help_heading = "REDUCTION")]
+    pub no_syntax_filter: bool,
+
+    /// Print the reduction tree of INPUT to stdout and exit
+    #[arg(long, help_heading = "DEBUG OPTIONS")]
+    pub dump_tree: bool,
+}
+
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+        _ => Err(format!("{s:?} is not a positive number of seconds")),
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Unit {
+    Line,
+    Char,
+    /// Lines to a fixed point, then characters to a fixed point
+    #[value(name = "line+char")]
+    LineChar,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Algorithm {
+    /// Hierarchical Delta Debugging, level by level
+    Hdd,
+    /// HDD recursive (one node's children at a time)
+    Hddr,
+    /// HDD with only "remove all / keep" per node
+    CoarseHdd,
+    /// HDDr with only "remove all / keep" per node
+    CoarseHddr,
+    /// Plain ddmin on lines/characters (no grammar)
+    Ddmin,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Hoist {
+    /// No hoisting
+    None,
+    /// Hoisting to a fixed point first, then the algorithm
+    Pre,
+    /// Hoisting interlaced into the algorithm
+    Interlace,
+    /// Hoisting first, then interlaced
+    Both,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Preset {
+    /// Smallest results, more oracle runs
+    Smallest,
+    /// Good results at a moderate number of oracle runs
+    Balanced,
+    /// Fewest oracle runs
+    Fastest,
+}
+
+impl Algorithm {
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Hdd => "hdd",
+            Algorithm::Hddr => "hddr",
+            Algorithm::CoarseHdd => "coarse-hdd",
+            Algorithm::CoarseHddr => "coarse-hddr",
+            Algorithm::Ddmin => "ddmin",
+        }
+    }
+}
+
+impl Hoist {
+    pub fn name(self) -> &'static str {
+        match self {
+            Hoist::None => "none",
+            Hoist::Pre => "pre",
+            Hoist::Interlace => "interlace",
+            Hoist::Both => "both",
+        }
+    }
+}
+
+impl Unit {
+    pub fn name(self) -> &'static str {
+        match self {
+            Unit::Line => "line",
+            Unit::Char => "char",
+            Unit::LineChar => "line+char",
+        }
+    }
+}

@@ -1,0 +1,93 @@
+//! The `--stats` JSON object and the summary line.
+
+use serde::Serialize;
+
+/// One reduction's counters, written by `--stats FILE.json`.
+///
+/// Memory: `peak_rss_bytes` is treedd's own peak resident set (`VmHWM` of
+/// `/proc/self/status`); `peak_oracle_rss_bytes` is the largest peak resident set of any single
+/// oracle process treedd waited for (`getrusage(RUSAGE_CHILDREN).ru_maxrss`; descendants count
+/// only if the oracle itself waited for them). They are reported apart because summing them
+/// would mean nothing: oracle processes come and go.
+#[derive(Debug, Serialize)]
+pub struct StatsReport {
+    pub input: String,
+    pub output: String,
+    pub language: &'static str,
+    pub algorithm: &'static str,
+    pub hoist: &'static str,
+    /// Text units (`line`, `char`, `line+char`), when text reduction ran.
+    pub unit: Option<&'static str>,
+    pub jobs: u32,
+    pub split_factor: Option<u32>,
+    pub timeout_seconds: Option<f64>,
+    pub cache: bool,
+    pub syntax_filter: bool,
+    /// Oracle processes actually started (the original's check and `--verify` included).
+    pub oracle_runs: u64,
+    pub cache_hits: u64,
+    pub cache_peak_entries: u64,
+    pub syntax_filtered: u64,
+    pub timeouts: u64,
+    pub input_bytes: usize,
+    pub output_bytes: usize,
+    /// Non-whitespace characters, the papers' size measure.
+    pub input_chars: usize,
+    pub output_chars: usize,
+    /// ERROR and MISSING nodes in the input's parse (tree languages).
+    pub input_syntax_errors: Option<usize>,
+    pub wall_seconds: f64,
+    pub peak_rss_bytes: Option<u64>,
+    pub peak_oracle_rss_bytes: Option<u64>,
+    pub interrupted: bool,
+    /// `Some(true)` if `--verify` confirmed the result.
+    pub verified: Option<bool>,
+}
+
+/// Non-whitespace characters of (lossily decoded) `bytes`.
+pub fn non_whitespace_chars(bytes: &[u8]) -> usize {
+    String::from_utf8_lossy(bytes)
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .count()
+}
+
+/// treedd's own peak resident set size, from `/proc/self/status`.
+pub fn peak_rss_self() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// The largest peak resident set size of any waited-for child process.
+pub fn peak_rss_children() -> Option<u64> {
+    // SAFETY: getrusage only writes into the zeroed struct we own.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        if libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) != 0 {
+            return None;
+        }
+        usage
+    };
+    u64::try_from(usage.ru_maxrss).ok().map(|kb| kb * 1024)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chars_skip_whitespace_and_count_code_points() {
+        assert_eq!(non_whitespace_chars(b" a b\n\tc "), 3);
+        assert_eq!(non_whitespace_chars("é ü".as_bytes()), 2);
+        assert_eq!(non_whitespace_chars(&[0xff, b' ', 0xfe]), 2);
+    }
+
+    #[test]
+    fn rss_is_read() {
+        assert!(peak_rss_self().is_some_and(|b| b > 0));
+        std::process::Command::new("true").status().unwrap();
+        assert!(peak_rss_children().is_some_and(|b| b > 0));
+    }
+}

@@ -1,0 +1,163 @@
+//! The oracle runner with real scripts, through the library (`CommandOracle`) and through
+//! the binary (TMPDIR left empty).
+
+use std::fs;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use treedd_reduce::{CommandOracle, CommandOracleBuilder, Oracle, Outcome};
+
+use crate::util::{numbers, Dir};
+
+fn oracle(d: &Dir, body: &str, timeout: Option<f64>) -> CommandOracle {
+    let script = d.script("oracle.sh", body);
+    CommandOracleBuilder::new(script)
+        .file_name("input.txt")
+        .timeout(timeout.map(Duration::from_secs_f64))
+        .temp_root(d.join("tmp"))
+        .build()
+        .unwrap()
+}
+
+/// True once `pid` is gone (or only a zombie waiting for a parent that is gone too).
+fn is_gone(pid: u32) -> bool {
+    (0..200).any(|_| {
+        let alive = fs::read_to_string(format!("/proc/{pid}/stat"))
+            .is_ok_and(|stat| !stat.contains(") Z "));
+        if alive {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        !alive
+    })
+}
+
+#[test]
+fn script_reads_the_candidate_by_name() {
+    let d = Dir::new();
+    let o = oracle(&d, "grep -q needle input.txt", None);
+    assert_eq!(o.run(b"hay needle hay"), Outcome::Interesting);
+    assert_eq!(o.run(b"hay hay"), Outcome::NotInteresting { code: Some(1) });
+    assert!(d.tmp_entries().is_empty());
+}
+
+#[test]
+fn script_reads_dollar_one() {
+    let d = Dir::new();
+    let o = oracle(
+        &d,
+        r#"case "$1" in /*/input.txt) ;; *) exit 7;; esac; grep -q needle "$1""#,
+        None,
+    );
+    assert_eq!(o.run(b"needle"), Outcome::Interesting);
+    assert_eq!(o.run(b"none"), Outcome::NotInteresting { code: Some(1) });
+    assert!(d.tmp_entries().is_empty());
+}
+
+#[test]
+fn hanging_oracle_is_killed_with_its_children_at_the_timeout() {
+    let d = Dir::new();
+    let pids = d.join("pids");
+    let body = format!(
+        "sh -c 'sleep 1000' & echo $! >> {pids}; sleep 1000 & echo $! >> {pids}; wait",
+        pids = pids.display()
+    );
+    let o = oracle(&d, &body, Some(0.5));
+    let start = Instant::now();
+    assert_eq!(o.run(b""), Outcome::TimedOut);
+    let took = start.elapsed();
+    assert!(took >= Duration::from_millis(500), "{took:?}");
+    assert!(took < Duration::from_secs(10), "{took:?}");
+    let pids = fs::read_to_string(&pids).unwrap();
+    for pid in pids.split_whitespace() {
+        let pid: u32 = pid.parse().unwrap();
+        assert!(is_gone(pid), "child {pid} of the timed-out oracle survived");
+    }
+    assert!(d.tmp_entries().is_empty());
+}
+
+#[test]
+fn cancel_stops_parallel_runs_and_cleans_up() {
+    let d = Dir::new();
+    let o = Arc::new(oracle(&d, "sleep 1000", None));
+    let runners: Vec<_> = (0..3)
+        .map(|_| {
+            let o = Arc::clone(&o);
+            std::thread::spawn(move || o.run(b"x"))
+        })
+        .collect();
+    // Wait until all three temporary directories exist, i.e. the runs are under way.
+    while d.tmp_entries().len() < 3 {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    std::thread::sleep(Duration::from_millis(50));
+    o.cancel();
+    for r in runners {
+        assert_eq!(r.join().unwrap(), Outcome::Cancelled);
+    }
+    assert_eq!(o.run(b"x"), Outcome::Cancelled);
+    assert!(d.tmp_entries().is_empty(), "{:?}", d.tmp_entries());
+}
+
+#[test]
+fn stderr_head_is_kept_for_diagnostics() {
+    let d = Dir::new();
+    let o = oracle(&d, "echo first >&2; echo second >&2; exit 4", None);
+    let report = o.run_report(b"");
+    assert_eq!(report.outcome, Outcome::NotInteresting { code: Some(4) });
+    assert_eq!(report.code, Some(4));
+    assert_eq!(report.stderr_head, "first\nsecond");
+}
+
+#[test]
+fn binary_leaves_no_temporary_directory() {
+    let d = Dir::new();
+    d.write("input.txt", numbers(0..20));
+    d.script("oracle.sh", r#"grep -qx 7 input.txt && grep -qx 7 "$1""#);
+    d.run(&[
+        "--test",
+        "./oracle.sh",
+        "--language",
+        "text",
+        "--jobs",
+        "2",
+        "input.txt",
+    ])
+    .expect_code(0);
+    // line+char (the default) also removes the newline.
+    assert_eq!(d.read_string("input.reduced.txt"), "7");
+    assert!(d.tmp_entries().is_empty(), "{:?}", d.tmp_entries());
+}
+
+#[test]
+fn binary_timeout_counts_as_not_interesting() {
+    let d = Dir::new();
+    // Interesting on the original (4 lines); any smaller candidate hangs, with a child.
+    d.write("input.txt", numbers(0..4));
+    let pids = d.join("pids");
+    d.script(
+        "oracle.sh",
+        &format!(
+            r#"test "$(wc -l < "$1")" -eq 4 && exit 0; sleep 1000 & echo $! >> {}; wait"#,
+            pids.display()
+        ),
+    );
+    let run = d.run(&[
+        "--test",
+        "oracle.sh",
+        "--timeout",
+        "0.2",
+        "--unit",
+        "line",
+        "--stats",
+        "s.json",
+        "input.txt",
+    ]);
+    run.expect_code(0);
+    assert_eq!(d.read_string("input.reduced.txt"), numbers(0..4));
+    let stats: serde_json::Value = serde_json::from_slice(&d.read("s.json")).unwrap();
+    assert!(stats["timeouts"].as_u64().unwrap() > 0, "{stats}");
+    for pid in fs::read_to_string(&pids).unwrap().split_whitespace() {
+        assert!(is_gone(pid.parse().unwrap()), "oracle child {pid} survived");
+    }
+    assert!(d.tmp_entries().is_empty());
+}

@@ -1,0 +1,136 @@
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// A temporary directory for one test, with `tmp/` used as the binary's TMPDIR.
+pub struct Dir {
+    _root: tempfile::TempDir,
+    pub path: PathBuf,
+}
+
+impl Dir {
+    pub fn new() -> Dir {
+        let root = tempfile::Builder::new()
+            .prefix("treedd-test-")
+            .tempdir()
+            .expect("cannot make a test directory");
+        let path = root.path().to_path_buf();
+        fs::create_dir(path.join("tmp")).unwrap();
+        Dir { _root: root, path }
+    }
+
+    pub fn join(&self, name: &str) -> PathBuf {
+        self.path.join(name)
+    }
+
+    pub fn write(&self, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.join(name);
+        fs::write(&path, contents).unwrap();
+        path
+    }
+
+    /// An executable `#!/bin/sh` script.
+    pub fn script(&self, name: &str, body: &str) -> PathBuf {
+        let path = self.write(name, format!("#!/bin/sh\n{body}\n"));
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
+        path
+    }
+
+    pub fn read(&self, name: &str) -> Vec<u8> {
+        fs::read(self.join(name)).unwrap_or_else(|e| panic!("cannot read {name}: {e}"))
+    }
+
+    pub fn read_string(&self, name: &str) -> String {
+        String::from_utf8(self.read(name)).unwrap()
+    }
+
+    /// The treedd binary, run in this directory with TMPDIR = `tmp/`.
+    pub fn cmd(&self) -> Command {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_treedd"));
+        cmd.current_dir(&self.path).env("TMPDIR", self.join("tmp"));
+        cmd
+    }
+
+    /// Run treedd with `args`; the output with stderr decoded.
+    pub fn run(&self, args: &[&str]) -> Run {
+        Run::from(self.cmd().args(args).output().expect("cannot run treedd"))
+    }
+
+    /// Names in `tmp/` (the oracle runner's temporary directories must all be gone).
+    pub fn tmp_entries(&self) -> Vec<String> {
+        fs::read_dir(self.join("tmp"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect()
+    }
+
+    /// Names of the files in the test directory itself, sorted.
+    pub fn entries(&self) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(&self.path)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+}
+
+pub struct Run {
+    pub code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl From<Output> for Run {
+    fn from(out: Output) -> Run {
+        Run {
+            code: out.status.code(),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        }
+    }
+}
+
+impl Run {
+    /// Assert the exit code, showing stderr when it differs.
+    #[track_caller]
+    pub fn expect_code(&self, code: i32) -> &Run {
+        assert_eq!(
+            self.code,
+            Some(code),
+            "unexpected exit code\n--- stderr:\n{}\n--- stdout:\n{}",
+            self.stderr,
+            self.stdout
+        );
+        self
+    }
+
+    #[track_caller]
+    pub fn expect_stderr(&self, needle: &str) -> &Run {
+        assert!(
+            self.stderr.contains(needle),
+            "stderr does not contain {needle:?}:\n{}",
+            self.stderr
+        );
+        self
+    }
+}
+
+/// Lines `0..n` joined, each with a trailing newline.
+pub fn numbers(range: std::ops::Range<u32>) -> String {
+    range.map(|i| format!("{i}\n")).collect()
+}
+
+/// Run an oracle script the way treedd does, on `contents` (for checking results).
+pub fn is_interesting(oracle: &Path, file_name: &str, contents: &[u8]) -> bool {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(file_name);
+    fs::write(&path, contents).unwrap();
+    Command::new(oracle)
+        .arg(&path)
+        .current_dir(dir.path())
+        .status()
+        .unwrap()
+        .success()
+}

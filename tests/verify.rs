@@ -1,0 +1,58 @@
+//! `--verify` re-runs the oracle on the result; a flaky oracle is reported with exit code 8.
+
+use crate::util::{numbers, Dir};
+
+#[test]
+fn verify_confirms_a_deterministic_result() {
+    let d = Dir::new();
+    d.write("input.txt", numbers(0..10));
+    d.script("oracle.sh", r#"grep -qx 7 "$1""#);
+    d.run(&[
+        "--test",
+        "oracle.sh",
+        "--unit",
+        "line",
+        "--verify",
+        "--stats",
+        "s.json",
+        "input.txt",
+    ])
+    .expect_code(0);
+    let s: serde_json::Value = serde_json::from_slice(&d.read("s.json")).unwrap();
+    assert_eq!(s["verified"], true);
+    assert_eq!(d.read_string("input.reduced.txt"), "7\n");
+}
+
+#[test]
+fn verify_reports_a_flaky_oracle() {
+    let d = Dir::new();
+    d.write("input.txt", numbers(0..10));
+    // Interesting while line 7 is there, but only once for the final "7\n" itself.
+    let seen = d.join("seen");
+    d.script(
+        "oracle.sh",
+        &format!(
+            r#"grep -qx 7 "$1" || exit 1
+if [ "$(cat "$1")" = 7 ]; then test -e {seen} && exit 1; touch {seen}; fi"#,
+            seen = seen.display()
+        ),
+    );
+    let run = d.run(&[
+        "--test",
+        "oracle.sh",
+        "--unit",
+        "line",
+        "--verify",
+        "--stats",
+        "s.json",
+        "input.txt",
+    ]);
+    run.expect_code(8)
+        .expect_stderr("--verify: the oracle no longer finds the result input.reduced.txt interesting (exit code 1); the oracle is flaky");
+    let s: serde_json::Value = serde_json::from_slice(&d.read("s.json")).unwrap();
+    assert_eq!(s["verified"], false);
+    // Without --verify the same situation goes unnoticed.
+    std::fs::remove_file(&seen).unwrap();
+    d.run(&["--test", "oracle.sh", "--unit", "line", "input.txt"])
+        .expect_code(0);
+}
