@@ -1,4 +1,6 @@
 mod bench;
+mod codegen;
+mod tree_stats;
 
 fn main() -> anyhow::Result<()> {
     // `cargo xtask bench micro` runs this binary as its own no-op oracle (see bench.rs).
@@ -8,6 +10,8 @@ fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("bench") => bench::main(&args[1..]),
-        _ => anyhow::bail!("usage: cargo xtask <codegen|bench> ..."),
+        Some("codegen") => codegen::run(&args[1..]),
+        Some("tree-stats") => tree_stats::run(&args[1..]),
+        _ => anyhow::bail!("usage: cargo xtask <bench|codegen|tree-stats> ..."),
     }
 }

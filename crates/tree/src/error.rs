@@ -9,4 +9,7 @@ pub enum Error {
     /// tree-sitter refused the grammar (ABI mismatch) or was cancelled.
     #[error("tree-sitter could not parse with the {lang} grammar: {reason}")]
     Parser { lang: &'static str, reason: String },
+    /// Inputs are limited to 4 GiB (node offsets are 32-bit).
+    #[error("input of {0} bytes is too large for a tree (limit 4 GiB)")]
+    TooLarge(usize),
 }

@@ -6,10 +6,18 @@
 //! grammar allows, else the shortest string the grammar derives for its kind).
 //! This crate knows nothing of oracles or processes.
 
+mod dump;
 mod error;
+mod flatten;
 mod lang;
+mod parse;
+mod replace;
 mod rtree;
+mod squeeze;
 
+pub use dump::dump;
 pub use error::Error;
 pub use lang::Lang;
-pub use rtree::{count_errors, Edit, NodeId, RTree};
+pub use parse::count_errors;
+pub use replace::{generate as generate_tables, replacement_quality, GrammarSources, Quality};
+pub use rtree::{Edit, NodeId, RTree, TreeStats};

@@ -1,7 +1,19 @@
-//! CONTRACT (skeleton): the public API other crates code against. Bodies are filled in
-//! by the tree-crate work (issue 3); signatures change only by agreement.
+//! The reduction tree: an arena of rule nodes and token leaves built from a tree-sitter
+//! parse, with the current state of reduction (pruned and hoisted nodes).
+//!
+//! **Invariant:** serializing the untouched tree gives the input back byte for byte.
+//! Every token leaf owns the bytes between the previous token and itself (whitespace, and
+//! text of hidden grammar tokens) as its prefix; the bytes after the last token are the
+//! trailer. Zero-width nodes (MISSING, automatic semicolons) are not in the tree.
+//!
+//! Building runs in two passes, both iterative: [`raw`] copies the visible tree-sitter
+//! nodes with an explicit cursor walk; the second pass creates the final nodes top-down,
+//! squeezing single-child chains ([`crate::squeeze`]) and flattening recursive chains
+//! ([`crate::flatten`]).
 
-use crate::{Error, Lang};
+use crate::flatten::{self, Item};
+use crate::lang::{KindId, LangData};
+use crate::{parse, squeeze, Error, Lang};
 
 /// A node of a reduction tree. Index into the tree's arena.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -24,80 +36,815 @@ pub enum Edit {
     Hoist(NodeId),
 }
 
+/// Sizes and heights of a tree, before (raw tree-sitter tree of visible nodes) and after
+/// squeezing and flattening.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TreeStats {
+    pub bytes: usize,
+    /// Visible non-empty tree-sitter nodes and their height.
+    pub raw_nodes: usize,
+    pub raw_height: usize,
+    /// Nodes of the reduction tree (rules + tokens) and its height (a lone root is 1).
+    pub nodes: usize,
+    pub rules: usize,
+    pub tokens: usize,
+    /// Nodes HDD never tests (tokens that cannot be removed on their own).
+    pub hidden: usize,
+    pub height: usize,
+    /// ERROR and MISSING nodes of the parse.
+    pub errors: usize,
+}
+
+const TOKEN: u8 = 1;
+const HIDDEN: u8 = 2;
+const OPTIONAL: u8 = 4;
+const PRUNED: u8 = 8;
+const NONE: u32 = u32::MAX;
+
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    kind: KindId,
+    /// Kind of the innermost node of a squeezed chain (== kind if not squeezed).
+    inner: KindId,
+    flags: u8,
+    /// Tokens: prefix start, text start, text end. Rules: pre == start, byte range.
+    pre: u32,
+    start: u32,
+    end: u32,
+    kids_start: u32,
+    kids_len: u32,
+    parent: u32,
+}
+
 /// A reduction tree: rule nodes and token leaves in an arena, with the current state of
 /// reduction (pruned nodes, hoisted nodes).
 pub struct RTree {
     lang: Lang,
+    data: &'static LangData,
+    src: Vec<u8>,
+    nodes: Vec<Node>,
+    kids: Vec<NodeId>,
+    root: NodeId,
+    /// Start of the bytes after the last token.
+    trailer: u32,
+    errors: usize,
+    raw_nodes: usize,
+    raw_height: usize,
 }
 
 impl RTree {
     /// Parse `src` and build the squeezed, flattened tree. Never fails on bad input.
     pub fn build(lang: Lang, src: &[u8]) -> Result<RTree, Error> {
-        let _ = src;
-        Err(Error::NoGrammar(lang.name()))
+        let data = lang.data()?;
+        if src.len() >= u32::MAX as usize {
+            return Err(Error::TooLarge(src.len()));
+        }
+        let ts_tree = parse::parse(lang, src)?;
+        let errors = parse::error_nodes(&ts_tree);
+        let raw = raw::Raw::new(data, &ts_tree);
+        drop(ts_tree);
+        let mut tree = RTree {
+            lang,
+            data,
+            src: src.to_vec(),
+            nodes: Vec::with_capacity(raw.len()),
+            kids: Vec::with_capacity(raw.len()),
+            root: NodeId(0),
+            trailer: raw.trailer,
+            errors,
+            raw_nodes: raw.len(),
+            raw_height: raw.height,
+        };
+        tree.build_from(&raw);
+        Ok(tree)
     }
+
+    /// Second pass: final nodes, top-down with an explicit task stack.
+    fn build_from(&mut self, raw: &raw::Raw) {
+        enum Task {
+            Raw(u32, bool),
+            Group(u32, u32, KindId),
+        }
+        let mut scratch: Vec<u32> = Vec::new();
+        let mut items: Vec<Item> = Vec::new();
+        let mut tasks: Vec<(Task, u32, u32)> = vec![(Task::Raw(0, true), NONE, 0)];
+        while let Some((task, parent, slot)) = tasks.pop() {
+            let id = self.nodes.len() as u32;
+            let first_item = items.len();
+            let mut node = match task {
+                Task::Raw(r0, optional) => {
+                    let outer = raw.kind[r0 as usize];
+                    let outer_named = self.data.is_named(outer);
+                    let r = squeeze::squeeze(raw, r0);
+                    let ru = r as usize;
+                    let mut node = Node {
+                        kind: outer,
+                        inner: raw.kind[ru],
+                        flags: if optional { OPTIONAL } else { 0 },
+                        pre: raw.pre[ru],
+                        start: raw.start[ru],
+                        end: raw.end[ru],
+                        kids_start: self.kids.len() as u32,
+                        kids_len: 0,
+                        parent,
+                    };
+                    if raw.is_token(r) {
+                        node.flags |= TOKEN;
+                        let text = &self.src[node.start as usize..node.end as usize];
+                        let repl = self.data.min[outer as usize].as_deref();
+                        if !optional && (!outer_named || repl == Some(text)) {
+                            node.flags |= HIDDEN;
+                        }
+                    } else if !flatten::chain(raw, self.data, r, &mut items, &mut scratch) {
+                        items.extend(
+                            raw.kids(r)
+                                .iter()
+                                .map(|&k| Item::Raw(k, raw.optional[k as usize])),
+                        );
+                    }
+                    node
+                }
+                Task::Group(s, len, kind) => {
+                    let members = &scratch[s as usize..(s + len) as usize];
+                    let first = members[0] as usize;
+                    let last = members[members.len() - 1] as usize;
+                    items.extend(
+                        members
+                            .iter()
+                            .map(|&k| Item::Raw(k, raw.optional[k as usize])),
+                    );
+                    Node {
+                        kind,
+                        inner: kind,
+                        flags: OPTIONAL,
+                        pre: raw.start[first],
+                        start: raw.start[first],
+                        end: raw.end[last],
+                        kids_start: self.kids.len() as u32,
+                        kids_len: 0,
+                        parent,
+                    }
+                }
+            };
+            let n_items = items.len() - first_item;
+            node.kids_len = n_items as u32;
+            self.kids.extend(std::iter::repeat_n(NodeId(NONE), n_items));
+            // Push in reverse so that nodes are created in pre-order.
+            for (i, item) in items.drain(first_item..).enumerate().rev() {
+                let slot = node.kids_start + i as u32;
+                let task = match item {
+                    Item::Raw(k, opt) => Task::Raw(k, opt),
+                    Item::Group(s, len, kind) => Task::Group(s, len, kind),
+                };
+                tasks.push((task, id, slot));
+            }
+            self.nodes.push(node);
+            if parent == NONE {
+                self.root = NodeId(id);
+            } else {
+                self.kids[slot as usize] = NodeId(id);
+            }
+        }
+    }
+
     pub fn lang(&self) -> Lang {
         self.lang
     }
     /// The root of the current tree.
     pub fn root(&self) -> NodeId {
-        todo!()
+        self.root
     }
-    /// The node kind (tree-sitter kind name; tokens: their kind, e.g. `;`).
-    pub fn kind(&self, _n: NodeId) -> &str {
-        todo!()
+    /// Number of nodes in the arena (ids are `0..node_count()`; detached nodes included).
+    pub fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+    /// The node kind (tree-sitter kind name; tokens: their kind, e.g. `;`). Squeezed nodes
+    /// have the kind of the outermost node of the chain; the groups of a flattened chain
+    /// have kind `<kind>/tail`.
+    pub fn kind(&self, n: NodeId) -> &str {
+        &self.data.names[self.node(n).kind as usize]
+    }
+    /// The kind of the innermost node of a squeezed chain (== `kind` when not squeezed).
+    pub fn inner_kind(&self, n: NodeId) -> &str {
+        &self.data.names[self.node(n).inner as usize]
     }
     /// Parent in the current tree (after hoisting), None for the root.
-    pub fn parent(&self, _n: NodeId) -> Option<NodeId> {
-        todo!()
+    pub fn parent(&self, n: NodeId) -> Option<NodeId> {
+        let p = self.node(n).parent;
+        (p != NONE).then_some(NodeId(p))
     }
     /// Children in the current tree, in source order (pruned children included).
-    pub fn children(&self, _n: NodeId) -> &[NodeId] {
-        todo!()
+    pub fn children(&self, n: NodeId) -> &[NodeId] {
+        let node = self.node(n);
+        &self.kids[node.kids_start as usize..(node.kids_start + node.kids_len) as usize]
     }
-    pub fn is_token(&self, _n: NodeId) -> bool {
-        todo!()
+    pub fn is_token(&self, n: NodeId) -> bool {
+        self.node(n).flags & TOKEN != 0
     }
     /// Tokens that can never be removed on their own; HDD never puts them in a configuration.
-    pub fn is_hidden(&self, _n: NodeId) -> bool {
-        todo!()
+    pub fn is_hidden(&self, n: NodeId) -> bool {
+        self.node(n).flags & HIDDEN != 0
     }
     /// True once the node has been pruned (committed).
-    pub fn is_pruned(&self, _n: NodeId) -> bool {
-        todo!()
+    pub fn is_pruned(&self, n: NodeId) -> bool {
+        self.node(n).flags & PRUNED != 0
+    }
+    /// The node's position in its parent may be left empty.
+    pub fn is_optional(&self, n: NodeId) -> bool {
+        self.node(n).flags & OPTIONAL != 0
     }
     /// The text that replaces the node when pruned ("" when the position may be empty).
-    pub fn replacement(&self, _n: NodeId) -> &[u8] {
-        todo!()
+    pub fn replacement(&self, n: NodeId) -> &[u8] {
+        let node = self.node(n);
+        if node.flags & OPTIONAL != 0 {
+            return b"";
+        }
+        match &self.data.min[node.kind as usize] {
+            Some(s) => s,
+            None => &self.src[node.start as usize..node.end as usize],
+        }
     }
-    /// Two node kinds may stand for each other (same kind, or listed in grammars/<lang>).
-    pub fn compatible(&self, _a: NodeId, _b: NodeId) -> bool {
-        todo!()
+    /// Two node kinds may stand for each other (same kind, or listed in
+    /// grammars/<lang>/compatible.txt). Groups of flattened chains are compatible with
+    /// nothing but themselves.
+    pub fn compatible(&self, a: NodeId, b: NodeId) -> bool {
+        let (x, y) = (self.node(a), self.node(b));
+        if self.data.is_tail(x.kind) || self.data.is_tail(y.kind) {
+            return a == b;
+        }
+        let compat = &self.data.compat;
+        let same = |p: KindId, q: KindId| {
+            p == q || (compat[p as usize] != 0 && compat[p as usize] == compat[q as usize])
+        };
+        same(x.kind, y.kind)
+            || same(x.inner, y.inner)
+            || same(x.kind, y.inner)
+            || same(x.inner, y.kind)
     }
     /// Serialize the current tree.
     pub fn unparse(&self) -> Vec<u8> {
         self.unparse_with(&|_| Edit::Keep)
     }
     /// Serialize the current tree with tentative edits (consulted for every live node).
-    pub fn unparse_with(&self, _edits: &dyn Fn(NodeId) -> Edit) -> Vec<u8> {
-        todo!()
+    pub fn unparse_with(&self, edits: &dyn Fn(NodeId) -> Edit) -> Vec<u8> {
+        let mut w = Writer {
+            src: &self.src,
+            out: Vec::with_capacity(self.src.len()),
+            last_end: 0,
+        };
+        self.write(self.root, edits, &mut w);
+        w.chunk(self.trailer as usize, self.src.len());
+        w.out
     }
+    /// Serialize one subtree of the current tree (without the text before its first token).
+    pub fn text(&self, n: NodeId) -> Vec<u8> {
+        let (pre, start) = self
+            .first_token(n)
+            .map_or((0, 0), |t| (self.node(t).pre, self.node(t).start));
+        let mut w = Writer {
+            src: &self.src,
+            out: Vec::new(),
+            last_end: pre,
+        };
+        self.write(n, &|_| Edit::Keep, &mut w);
+        let prefix = &self.src[pre as usize..start as usize];
+        if w.out.starts_with(prefix) {
+            w.out.drain(..prefix.len());
+        }
+        w.out
+    }
+
+    /// A token's own text (without the whitespace before it); empty for rule nodes.
+    pub fn token_text(&self, n: NodeId) -> &[u8] {
+        let node = self.node(n);
+        if node.flags & TOKEN == 0 {
+            return b"";
+        }
+        &self.src[node.start as usize..node.end as usize]
+    }
+
+    /// Number of tokens in the (current, unpruned) subtree of `n`.
+    pub fn token_count(&self, n: NodeId) -> usize {
+        let mut count = 0;
+        let mut stack = vec![n];
+        while let Some(m) = stack.pop() {
+            if self.is_token(m) {
+                count += 1;
+            } else if !self.is_pruned(m) {
+                stack.extend_from_slice(self.children(m));
+            }
+        }
+        count
+    }
+
+    fn first_token(&self, mut n: NodeId) -> Option<NodeId> {
+        loop {
+            if self.is_token(n) {
+                return Some(n);
+            }
+            n = *self.children(n).first()?;
+        }
+    }
+
+    /// One linear iterative walk; the only allocation is the frame stack.
+    fn write(&self, top: NodeId, edits: &dyn Fn(NodeId) -> Edit, w: &mut Writer<'_>) {
+        let mut stack: Vec<(NodeId, u32)> = Vec::new();
+        let mut next = Some(top);
+        loop {
+            if let Some(slot_node) = next.take() {
+                let mut n = slot_node;
+                let mut hops = 0;
+                let live = loop {
+                    if self.is_pruned(n) {
+                        w.replacement(self.replacement(slot_node));
+                        break false;
+                    }
+                    match edits(n) {
+                        Edit::Keep => break true,
+                        Edit::Prune => {
+                            w.replacement(self.replacement(slot_node));
+                            break false;
+                        }
+                        Edit::Hoist(d) if d != n && hops < 64 => {
+                            n = d;
+                            hops += 1;
+                        }
+                        Edit::Hoist(_) => break true,
+                    }
+                };
+                if live {
+                    let node = self.node(n);
+                    if node.flags & TOKEN != 0 {
+                        w.chunk(node.pre as usize, node.end as usize);
+                    } else {
+                        stack.push((n, 0));
+                    }
+                }
+            }
+            let Some(frame) = stack.last_mut() else { break };
+            let kids = self.children(frame.0);
+            if (frame.1 as usize) < kids.len() {
+                next = Some(kids[frame.1 as usize]);
+                frame.1 += 1;
+            } else {
+                stack.pop();
+            }
+        }
+    }
+
     /// Commit: replace the node's subtree by its replacement.
-    pub fn prune(&mut self, _n: NodeId) {
-        todo!()
+    pub fn prune(&mut self, n: NodeId) {
+        self.nodes[n.index()].flags |= PRUNED;
     }
-    /// Commit: `desc` (a descendant compatible with `n`) takes `n`'s place.
-    pub fn hoist(&mut self, _n: NodeId, _desc: NodeId) {
-        todo!()
+    /// Commit: `desc` (a descendant compatible with `n`) takes `n`'s place. `desc` takes
+    /// over `n`'s position (and so whether it may be empty); `n` is detached.
+    pub fn hoist(&mut self, n: NodeId, desc: NodeId) {
+        if n == desc {
+            return;
+        }
+        let parent = self.node(n).parent;
+        let optional = self.node(n).flags & OPTIONAL;
+        let d = &mut self.nodes[desc.index()];
+        d.parent = parent;
+        d.flags = (d.flags & !OPTIONAL) | optional;
+        if parent == NONE {
+            self.root = desc;
+        } else {
+            let p = self.nodes[parent as usize];
+            let range = p.kids_start as usize..(p.kids_start + p.kids_len) as usize;
+            if let Some(slot) = self.kids[range].iter_mut().find(|k| **k == n) {
+                *slot = desc;
+            }
+        }
+        self.nodes[n.index()].parent = NONE;
     }
     /// ERROR and MISSING nodes in the original parse.
     pub fn error_count(&self) -> usize {
-        todo!()
+        self.errors
+    }
+
+    /// Depth of a node in the current tree (root: 0).
+    pub fn depth(&self, mut n: NodeId) -> usize {
+        let mut d = 0;
+        while let Some(p) = self.parent(n) {
+            n = p;
+            d += 1;
+        }
+        d
+    }
+
+    /// Statistics of the current tree (live nodes reachable from the root).
+    pub fn stats(&self) -> TreeStats {
+        let mut s = TreeStats {
+            bytes: self.src.len(),
+            raw_nodes: self.raw_nodes,
+            raw_height: self.raw_height,
+            errors: self.errors,
+            ..TreeStats::default()
+        };
+        let mut stack = vec![(self.root, 1usize)];
+        while let Some((n, depth)) = stack.pop() {
+            s.nodes += 1;
+            s.height = s.height.max(depth);
+            if self.is_hidden(n) {
+                s.hidden += 1;
+            }
+            if self.is_token(n) {
+                s.tokens += 1;
+            } else {
+                s.rules += 1;
+            }
+            if !self.is_pruned(n) {
+                stack.extend(self.children(n).iter().map(|&k| (k, depth + 1)));
+            }
+        }
+        s
+    }
+
+    /// All live nodes of the current tree in pre-order.
+    pub fn preorder(&self) -> Vec<NodeId> {
+        let mut out = Vec::new();
+        let mut stack = vec![self.root];
+        while let Some(n) = stack.pop() {
+            out.push(n);
+            if !self.is_pruned(n) {
+                stack.extend(self.children(n).iter().rev());
+            }
+        }
+        out
+    }
+
+    fn node(&self, n: NodeId) -> &Node {
+        &self.nodes[n.index()]
     }
 }
 
-/// Re-parse `src` and count its ERROR and MISSING nodes (the syntax filter's measure).
-pub fn count_errors(lang: Lang, src: &[u8]) -> usize {
-    let _ = (lang, src);
-    todo!()
+/// Output buffer that keeps original adjacency and separates tokens that would glue.
+struct Writer<'a> {
+    src: &'a [u8],
+    out: Vec<u8>,
+    /// Source offset right after the last original bytes written, or NONE after a
+    /// replacement.
+    last_end: u32,
+}
+
+impl Writer<'_> {
+    /// Original bytes `src[from..to]` (a token with its prefix, or the trailer).
+    fn chunk(&mut self, from: usize, to: usize) {
+        let bytes = &self.src[from..to];
+        if from as u32 != self.last_end {
+            self.separate(bytes);
+        }
+        self.out.extend_from_slice(bytes);
+        self.last_end = to as u32;
+    }
+
+    fn replacement(&mut self, bytes: &[u8]) {
+        self.separate(bytes);
+        self.out.extend_from_slice(bytes);
+        self.last_end = NONE;
+    }
+
+    fn separate(&mut self, next: &[u8]) {
+        if let (Some(&a), Some(&b)) = (self.out.last(), next.first()) {
+            if glue(a, b) {
+                self.out.push(b' ');
+            }
+        }
+    }
+}
+
+/// Would bytes `a` and `b` written next to each other merge into one token (or start a
+/// comment)? Then a space goes between them.
+pub(crate) fn glue(a: u8, b: u8) -> bool {
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c >= 0x80;
+    let op = |c: u8| b"+-*/%<>=!&|^~?:.#@".contains(&c);
+    (word(a) && word(b))
+        || (op(a) && op(b))
+        || (a.is_ascii_digit() && b == b'.')
+        || (a == b'.' && b.is_ascii_digit())
+}
+
+/// First pass: the visible, non-empty tree-sitter nodes in pre-order.
+pub(crate) mod raw {
+    use crate::lang::{KindId, LangData};
+
+    pub(crate) struct Raw {
+        pub kind: Vec<KindId>,
+        pub named: Vec<bool>,
+        pub extra: Vec<bool>,
+        /// The node's position in its parent may be empty.
+        pub optional: Vec<bool>,
+        /// Tokens: prefix start; rules: start.
+        pub pre: Vec<u32>,
+        pub start: Vec<u32>,
+        pub end: Vec<u32>,
+        kids_start: Vec<u32>,
+        kids_len: Vec<u32>,
+        token: Vec<bool>,
+        kids: Vec<u32>,
+        pub trailer: u32,
+        pub height: usize,
+    }
+
+    impl Raw {
+        pub fn new(data: &LangData, tree: &tree_sitter::Tree) -> Raw {
+            let mut raw = Raw {
+                kind: Vec::new(),
+                named: Vec::new(),
+                extra: Vec::new(),
+                optional: Vec::new(),
+                pre: Vec::new(),
+                start: Vec::new(),
+                end: Vec::new(),
+                kids_start: Vec::new(),
+                kids_len: Vec::new(),
+                token: Vec::new(),
+                kids: Vec::new(),
+                trailer: 0,
+                height: 0,
+            };
+            let mut parents: Vec<u32> = Vec::new();
+            let mut cursor = tree.walk();
+            // Raw ids of the nodes on the cursor's path (None: skipped zero-width node).
+            let mut path: Vec<u32> = Vec::new();
+            let mut prev_end = 0u32;
+            loop {
+                let node = cursor.node();
+                let is_root = path.is_empty();
+                let (start, end) = (node.start_byte() as u32, node.end_byte() as u32);
+                if is_root || start < end {
+                    let id = raw.kind.len() as u32;
+                    let kind = data.kind_of(&node);
+                    let (parent, optional) = match path.last() {
+                        None => (u32::MAX, true),
+                        Some(&p) => {
+                            let field = cursor.field_id().map_or(0, |f| f.get());
+                            let opt = node.is_extra()
+                                || node.is_error()
+                                || data.optional(raw.kind[p as usize], field, node.is_named());
+                            (p, opt)
+                        }
+                    };
+                    let leaf = node.child_count() == 0 && !is_root;
+                    raw.kind.push(kind);
+                    raw.named.push(node.is_named());
+                    raw.extra.push(node.is_extra());
+                    raw.optional.push(optional);
+                    raw.start.push(start);
+                    raw.end.push(end);
+                    raw.token.push(leaf);
+                    if leaf {
+                        raw.pre.push(prev_end.min(start));
+                        prev_end = end;
+                    } else {
+                        raw.pre.push(start);
+                    }
+                    parents.push(parent);
+                    if !leaf && cursor.goto_first_child() {
+                        path.push(id);
+                        raw.height = raw.height.max(path.len() + 1);
+                        continue;
+                    }
+                }
+                // Next sibling, or up until there is one.
+                loop {
+                    if cursor.goto_next_sibling() {
+                        break;
+                    }
+                    if !cursor.goto_parent() {
+                        break;
+                    }
+                    path.pop();
+                }
+                if path.is_empty() {
+                    break;
+                }
+            }
+            raw.height = raw.height.max(1);
+            raw.trailer = prev_end;
+            // Children lists from the parent links (pre-order keeps source order).
+            let n = raw.kind.len();
+            raw.kids_len = vec![0; n];
+            for &p in &parents[1..] {
+                raw.kids_len[p as usize] += 1;
+            }
+            raw.kids_start = Vec::with_capacity(n);
+            let mut acc = 0u32;
+            for &len in &raw.kids_len {
+                raw.kids_start.push(acc);
+                acc += len;
+            }
+            raw.kids = vec![0; acc as usize];
+            let mut fill = raw.kids_start.clone();
+            for (child, &p) in parents.iter().enumerate().skip(1) {
+                raw.kids[fill[p as usize] as usize] = child as u32;
+                fill[p as usize] += 1;
+            }
+            raw
+        }
+
+        pub fn len(&self) -> usize {
+            self.kind.len()
+        }
+
+        pub fn kids(&self, r: u32) -> &[u32] {
+            let s = self.kids_start[r as usize] as usize;
+            &self.kids[s..s + self.kids_len[r as usize] as usize]
+        }
+
+        pub fn is_token(&self, r: u32) -> bool {
+            self.token[r as usize]
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::{Path, PathBuf};
+
+    use expect_test::expect_file;
+
+    use super::*;
+    use crate::dump::dump;
+
+    fn test_data() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data")
+    }
+
+    /// Every input under test_data/<lang>/ round-trips and matches its `.tree` snapshot
+    /// (refresh with UPDATE_EXPECT=1).
+    #[test]
+    fn test_data_snapshots() {
+        let mut seen = 0;
+        for &lang in Lang::all().iter().filter(|l| l.has_grammar()) {
+            let dir = test_data().join(lang.name());
+            let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .filter(|p| Lang::from_path(p) == Some(lang))
+                .collect();
+            files.sort();
+            for path in files {
+                let src = std::fs::read(&path).unwrap();
+                let tree = RTree::build(lang, &src).unwrap();
+                assert_eq!(tree.unparse(), src, "{}", path.display());
+                let mut snapshot = dump(&tree);
+                snapshot.push_str(&format!("errors: {}\n", tree.error_count()));
+                expect_file![path.with_extension("tree")].assert_eq(&snapshot);
+                seen += 1;
+            }
+        }
+        assert!(seen >= 6);
+    }
+
+    fn build(lang: Lang, src: &str) -> RTree {
+        RTree::build(lang, src.as_bytes()).unwrap()
+    }
+
+    fn find(tree: &RTree, kind: &str, text: &str) -> NodeId {
+        tree.preorder()
+            .into_iter()
+            .find(|&n| tree.kind(n) == kind && tree.text(n) == text.as_bytes())
+            .unwrap_or_else(|| panic!("no {kind} {text:?} in\n{}", dump(tree)))
+    }
+
+    #[test]
+    fn prune_uses_replacements_and_never_glues_tokens() {
+        let mut tree = build(Lang::C, "int f(void) { return a - -b; }\nint x;");
+        // An optional position vanishes; a required one gets the kind's minimal string.
+        let ret = find(&tree, "return_statement", "return a - -b;");
+        let minus = find(&tree, "unary_expression", "-b");
+        let text = tree.unparse_with(&|n| if n == minus { Edit::Prune } else { Edit::Keep });
+        assert_eq!(
+            String::from_utf8(text).unwrap(),
+            "int f(void) { return a - !a; }\nint x;"
+        );
+        tree.prune(ret);
+        assert_eq!(tree.unparse(), b"int f(void) { }\nint x;");
+        assert!(tree.is_pruned(ret));
+        assert!(tree.children(tree.parent(ret).unwrap()).contains(&ret));
+
+        // Removing the comment between two words inserts a space.
+        let tree = build(Lang::C, "int/**/x;");
+        let comment = find(&tree, "comment", "/**/");
+        let text = tree.unparse_with(&|n| {
+            if n == comment {
+                Edit::Prune
+            } else {
+                Edit::Keep
+            }
+        });
+        assert_eq!(text, b"int x;");
+        // Two minus signs stay apart.
+        let tree = build(Lang::JavaScript, "a - (-b)");
+        let paren = find(&tree, "parenthesized_expression", "(-b)");
+        let inner = find(&tree, "unary_expression", "-b");
+        let text = tree.unparse_with(&|n| {
+            if n == paren {
+                Edit::Hoist(inner)
+            } else {
+                Edit::Keep
+            }
+        });
+        assert_eq!(text, b"a - -b");
+    }
+
+    #[test]
+    fn hoist_moves_the_descendant_into_the_slot() {
+        let src = "int main() { if (1) { puts(\"hi\"); } return 0; }";
+        let mut tree = build(Lang::C, src);
+        let stmt = find(&tree, "if_statement", "if (1) { puts(\"hi\"); }");
+        let block = find(&tree, "compound_statement", "{ puts(\"hi\"); }");
+        assert!(
+            tree.compatible(stmt, block),
+            "statements may stand for each other"
+        );
+        let edited = tree.unparse_with(&|n| {
+            if n == stmt {
+                Edit::Hoist(block)
+            } else {
+                Edit::Keep
+            }
+        });
+        assert_eq!(edited, b"int main() { { puts(\"hi\"); } return 0; }");
+        assert_eq!(
+            tree.unparse(),
+            src.as_bytes(),
+            "unparse_with does not mutate"
+        );
+        let parent = tree.parent(stmt).unwrap();
+        tree.hoist(stmt, block);
+        assert_eq!(tree.unparse(), edited);
+        assert_eq!(tree.parent(block), Some(parent));
+        assert!(tree.children(parent).contains(&block));
+        assert!(!tree.children(parent).contains(&stmt));
+        // Nested edits are consulted inside a hoisted subtree.
+        let call = find(&tree, "expression_statement", "puts(\"hi\");");
+        let text = tree.unparse_with(&|n| if n == call { Edit::Prune } else { Edit::Keep });
+        assert_eq!(text, b"int main() { { } return 0; }");
+    }
+
+    #[test]
+    fn hidden_tokens_and_compatibility() {
+        let tree = build(Lang::Java, "class A { int f() { return 1 + 2; } }");
+        let class_text = "class A { int f() { return 1 + 2; } }";
+        let semi = find(&tree, ";", ";");
+        assert!(tree.is_hidden(semi));
+        let one = find(&tree, "binary_expression", "1 + 2");
+        assert!(!tree.is_hidden(one) || tree.replacement(one) == b"1");
+        let class = find(&tree, "program", class_text);
+        let method = find(&tree, "method_declaration", "int f() { return 1 + 2; }");
+        assert!(!tree.compatible(class, method));
+        assert!(tree.compatible(method, method));
+    }
+
+    #[test]
+    fn robustness_inputs_round_trip() {
+        let deep_c = format!("int x = {}1{};", "(".repeat(10_000), ")".repeat(10_000));
+        let deep_js = format!("{}{}", "{".repeat(10_000), "}".repeat(10_000));
+        let deep_java = format!("class A {{ int x = {}1{}; }}", "-".repeat(10_000), "");
+        let mut random = Vec::new();
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..100_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            random.push((state >> 24) as u8);
+        }
+        let cases: Vec<(Lang, Vec<u8>)> = vec![
+            (Lang::C, deep_c.into_bytes()),
+            (Lang::JavaScript, deep_js.into_bytes()),
+            (Lang::Java, deep_java.into_bytes()),
+            (Lang::C, Vec::new()),
+            (Lang::JavaScript, Vec::new()),
+            (Lang::Java, b"   \n".to_vec()),
+            (Lang::C, random.clone()),
+            (Lang::JavaScript, random.clone()),
+            (Lang::Java, random),
+            (Lang::C, b"int \xff\xfe x = \"\xc3\x28\";".to_vec()),
+            (Lang::JavaScript, b"var s = '\x80\x81';\n".to_vec()),
+        ];
+        for (lang, src) in cases {
+            let tree = RTree::build(lang, &src).unwrap();
+            assert_eq!(tree.unparse(), src, "{lang:?}");
+            let stats = tree.stats();
+            assert!(stats.nodes >= 1);
+            // Pruning the root is always possible and gives the root's replacement.
+            let text = tree.unparse_with(&|_| Edit::Prune);
+            assert!(text.len() <= src.len() + 8, "{lang:?}");
+            let _ = dump(&tree);
+            drop(tree);
+        }
+    }
+
+    #[test]
+    fn flattening_reduces_height_of_deep_chains() {
+        let src = format!("int x = {};", vec!["a"; 5000].join(" + "));
+        let tree = build(Lang::C, &src);
+        let stats = tree.stats();
+        assert!(stats.raw_height > 5000, "{stats:?}");
+        assert!(stats.height < 10, "{stats:?}");
+        assert_eq!(tree.unparse(), src.as_bytes());
+    }
 }

@@ -1,0 +1,13 @@
+//! Java registration: tables under grammars/java/.
+
+use super::Spec;
+
+pub(super) fn spec() -> Spec {
+    Spec {
+        language: tree_sitter_java::LANGUAGE.into(),
+        replacements: include_str!("../../../../grammars/java/replacements.tsv"),
+        positions: include_str!("../../../../grammars/java/positions.tsv"),
+        compatible: include_str!("../../../../grammars/java/compatible.txt"),
+        flatten: include_str!("../../../../grammars/java/flatten.txt"),
+    }
+}

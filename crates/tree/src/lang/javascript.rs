@@ -1,0 +1,13 @@
+//! JavaScript registration: tables under grammars/javascript/.
+
+use super::Spec;
+
+pub(super) fn spec() -> Spec {
+    Spec {
+        language: tree_sitter_javascript::LANGUAGE.into(),
+        replacements: include_str!("../../../../grammars/javascript/replacements.tsv"),
+        positions: include_str!("../../../../grammars/javascript/positions.tsv"),
+        compatible: include_str!("../../../../grammars/javascript/compatible.txt"),
+        flatten: include_str!("../../../../grammars/javascript/flatten.txt"),
+    }
+}

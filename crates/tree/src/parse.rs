@@ -1,0 +1,93 @@
+//! Parsing with a per-thread parser cache. Bytes in (no UTF-8 check): tree-sitter
+//! recovers from anything, ERROR and MISSING nodes are data.
+
+use std::cell::RefCell;
+
+use crate::{Error, Lang};
+
+thread_local! {
+    static PARSERS: RefCell<Vec<(Lang, tree_sitter::Parser)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Parse `src` with this thread's cached parser for `lang`.
+pub(crate) fn parse(lang: Lang, src: &[u8]) -> Result<tree_sitter::Tree, Error> {
+    let data = lang.data()?;
+    PARSERS.with(|cell| {
+        let mut parsers = cell.borrow_mut();
+        let i = match parsers.iter().position(|(l, _)| *l == lang) {
+            Some(i) => i,
+            None => {
+                let mut parser = tree_sitter::Parser::new();
+                parser.set_language(&data.ts).map_err(|e| Error::Parser {
+                    lang: lang.name(),
+                    reason: e.to_string(),
+                })?;
+                parsers.push((lang, parser));
+                parsers.len() - 1
+            }
+        };
+        let parser = &mut parsers[i].1;
+        parser.reset();
+        parser.parse(src, None).ok_or(Error::Parser {
+            lang: lang.name(),
+            reason: "the parser returned no tree".to_string(),
+        })
+    })
+}
+
+/// ERROR and MISSING nodes of a parse, counted with an iterative cursor walk that only
+/// enters subtrees containing errors.
+pub(crate) fn error_nodes(tree: &tree_sitter::Tree) -> usize {
+    let mut cursor = tree.walk();
+    let mut count = 0;
+    loop {
+        let node = cursor.node();
+        if node.is_error() || node.is_missing() {
+            count += 1;
+        }
+        if node.has_error() && cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return count;
+            }
+        }
+    }
+}
+
+/// Re-parse `src` and count its ERROR and MISSING nodes (the syntax filter's measure).
+/// A language without grammar, or a parser failure, counts as 0 errors.
+pub fn count_errors(lang: Lang, src: &[u8]) -> usize {
+    match parse(lang, src) {
+        Ok(tree) => error_nodes(&tree),
+        Err(_) => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_errors_and_missing() {
+        assert_eq!(count_errors(Lang::C, b"int x;"), 0);
+        assert_eq!(count_errors(Lang::C, b"int x"), 1); // MISSING ;
+        assert!(count_errors(Lang::C, b"int x = ) ;") >= 1);
+        assert_eq!(count_errors(Lang::JavaScript, b"let a = 1\n"), 0);
+        assert!(count_errors(Lang::Java, b"class { }") >= 1);
+        assert_eq!(count_errors(Lang::Text, b"anything"), 0);
+    }
+
+    #[test]
+    fn parser_is_reused_across_languages() {
+        for _ in 0..3 {
+            assert_eq!(count_errors(Lang::C, b"int x;"), 0);
+            assert_eq!(count_errors(Lang::Java, b"class A {}"), 0);
+        }
+        PARSERS.with(|p| assert_eq!(p.borrow().len(), 2));
+    }
+}

@@ -1,0 +1,91 @@
+//! `cargo xtask tree-stats FILE...`: per input, the tree sizes and heights before and after
+//! squeezing/flattening, build time and peak memory, and the single-node replacement
+//! success rate; then the rate per language.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::Instant;
+
+use anyhow::{bail, Context};
+use treedd_tree::{replacement_quality, Lang, RTree};
+
+/// Nodes tested for the replacement rate per file (evenly spread; large inputs are sampled).
+const QUALITY_SAMPLE: usize = 2000;
+
+pub fn run(args: &[String]) -> anyhow::Result<()> {
+    if args.is_empty() {
+        bail!("usage: cargo xtask tree-stats FILE...");
+    }
+    println!(
+        "{:<40} {:>9} {:>8} {:>7} {:>8} {:>7} {:>7} {:>6} {:>9} {:>8} {:>7}",
+        "file",
+        "bytes",
+        "ts-nodes",
+        "ts-hgt",
+        "nodes",
+        "tokens",
+        "height",
+        "errors",
+        "build-ms",
+        "rss-MB",
+        "repl-ok"
+    );
+    let mut per_lang: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    for arg in args {
+        let path = Path::new(arg);
+        let lang = Lang::from_path(path)
+            .with_context(|| format!("{arg}: unknown language (extension)"))?;
+        let src = std::fs::read(path).with_context(|| format!("reading {arg}"))?;
+        let start = Instant::now();
+        let tree = RTree::build(lang, &src).with_context(|| arg.clone())?;
+        let ms = start.elapsed().as_secs_f64() * 1000.0;
+        let rss = peak_rss_mb();
+        let s = tree.stats();
+        let q = replacement_quality(&tree, QUALITY_SAMPLE);
+        let e = per_lang.entry(lang.name()).or_default();
+        e.0 += q.ok;
+        e.1 += q.tested;
+        let name = path
+            .file_name()
+            .map(|f| f.to_string_lossy())
+            .unwrap_or_default();
+        let parent = path
+            .parent()
+            .and_then(|p| p.file_name())
+            .map(|f| f.to_string_lossy())
+            .unwrap_or_default();
+        println!(
+            "{:<40} {:>9} {:>8} {:>7} {:>8} {:>7} {:>7} {:>6} {:>9.1} {:>8.1} {:>6.1}%",
+            format!("{parent}/{name}"),
+            s.bytes,
+            s.raw_nodes,
+            s.raw_height,
+            s.nodes,
+            s.tokens,
+            s.height,
+            s.errors,
+            ms,
+            rss,
+            100.0 * q.rate()
+        );
+    }
+    for (lang, (ok, tested)) in per_lang {
+        let rate = if tested == 0 {
+            100.0
+        } else {
+            100.0 * ok as f64 / tested as f64
+        };
+        println!("replacement success {lang}: {ok}/{tested} = {rate:.2}%");
+    }
+    Ok(())
+}
+
+/// Peak resident set size of this process so far, in MB.
+fn peak_rss_mb() -> f64 {
+    // SAFETY: getrusage only writes the struct we pass.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
+        return 0.0;
+    }
+    usage.ru_maxrss as f64 / 1024.0
+}
