@@ -917,6 +917,33 @@ mod tests {
         assert_eq!(calls.load(Ordering::SeqCst), 3);
     }
 
+    #[test]
+    fn known_outcomes_are_dropped_once_they_cannot_be_asked() {
+        let mut known = Known::default();
+        known.insert(1, 5, false);
+        known.insert(2, 3, true);
+        known.insert(3, 4, false);
+        known.shrunk_to(4);
+        assert_eq!(
+            (known.get(1), known.get(2), known.get(3)),
+            (None, Some(true), None)
+        );
+    }
+
+    #[test]
+    fn fingerprints_are_set_hashes() {
+        let units: Vec<u128> = (0..10).map(unit_print).collect();
+        let config: Vec<usize> = (0..10).collect();
+        let parts = Parts::new(&config, &[0, 3, 5, 10], &units);
+        let sum = |idx: &[usize]| idx.iter().fold(0u128, |h, &i| h.wrapping_add(units[i]));
+        assert_eq!(parts.print_without(&[1]), sum(&[0, 1, 2, 5, 6, 7, 8, 9]));
+        assert_eq!(parts.print_without(&[0, 2]), parts.prints[1]);
+        assert_eq!(parts.without(&[0, 2]), [3, 4]);
+        assert_eq!(parts.size_without(&[0, 2]), 2);
+        let distinct: HashSet<u128> = units.iter().copied().collect();
+        assert_eq!(distinct.len(), 10);
+    }
+
     /// splitmix64: a small deterministic PRNG for the property tests.
     struct Rng(u64);
     impl Rng {
