@@ -74,8 +74,8 @@ fn run() -> anyhow::Result<u8> {
             format!("cannot read input {}: {e}", args.input.display()),
         )
     })?;
-    if args.dump_tree {
-        return dump_tree(plan.lang, &input);
+    if args.dump_tree || args.print_tree_stats {
+        return print_tree(&args, plan.lang, &input);
     }
     let oracle = build_oracle(&args)?;
     Reduction::new(args, plan, input, oracle).run()
@@ -128,9 +128,10 @@ impl Plan {
                 )
                 .into());
             }
-            if args.dump_tree {
+            if args.dump_tree || args.print_tree_stats {
                 return Err(conflict(
-                    "--dump-tree needs a grammar, but the language is text".into(),
+                    "--dump-tree and --print-tree-stats need a grammar, but the language is text"
+                        .into(),
                 )
                 .into());
             }
@@ -218,7 +219,9 @@ fn same_file(a: &Path, b: &Path) -> bool {
 
 fn build_oracle(args: &Args) -> anyhow::Result<Arc<CommandOracle>> {
     let file_name = args.input.file_name().unwrap_or(OsStr::new("input"));
-    let oracle = CommandOracleBuilder::new(&args.test)
+    // clap requires --test unless a debug option that exits early is given.
+    let program = args.test.as_deref().unwrap_or(Path::new(""));
+    let oracle = CommandOracleBuilder::new(program)
         .file_name(file_name)
         .timeout(args.timeout.map(Duration::from_secs_f64))
         .build()
@@ -226,10 +229,32 @@ fn build_oracle(args: &Args) -> anyhow::Result<Arc<CommandOracle>> {
     Ok(Arc::new(oracle))
 }
 
-fn dump_tree(lang: Lang, input: &[u8]) -> anyhow::Result<u8> {
-    let tree = treedd_tree::RTree::build(lang, input).context("cannot build the tree")?;
-    let _ = tree;
-    anyhow::bail!("--dump-tree is not available yet")
+/// `--dump-tree` and `--print-tree-stats`: show INPUT's reduction tree on stdout.
+fn print_tree(args: &Args, lang: Lang, input: &[u8]) -> anyhow::Result<u8> {
+    use std::io::Write;
+    let tree = RTree::build(lang, input)
+        .with_context(|| format!("cannot parse {} as {}", args.input.display(), lang.name()))?;
+    let mut out = io::stdout().lock();
+    if args.dump_tree {
+        out.write_all(treedd_tree::dump(&tree).as_bytes())?;
+    }
+    if args.print_tree_stats {
+        let s = tree.stats();
+        writeln!(out, "bytes: {}", s.bytes)?;
+        writeln!(out, "syntax errors: {}", s.errors)?;
+        writeln!(
+            out,
+            "tree-sitter nodes: {} (height {})",
+            s.raw_nodes, s.raw_height
+        )?;
+        writeln!(
+            out,
+            "reduction tree nodes: {} (height {}): {} rules, {} tokens, {} hidden",
+            s.nodes, s.height, s.rules, s.tokens, s.hidden
+        )?;
+    }
+    out.flush()?;
+    Ok(exit::SUCCESS)
 }
 
 /// The oracle shared between the Judge and the CLI (which also runs it directly for the
