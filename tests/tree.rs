@@ -30,9 +30,11 @@ fn c_helloworld_with_gcc() {
 
 #[test]
 fn javascript_typeerror_with_node() {
+    // The fixture's node oracle on a smaller program than the fixture's (node starts slowly).
     let d = Dir::new();
     d.copy_fixture("javascript/typeerror");
-    let input = d.read("input.js");
+    let input = "const rate = 2;\nfunction note(o) {\n  return o.note.length;\n}\nconsole.log(rate * 21);\nnote({ id: 1 });\n";
+    d.write("input.js", input);
     d.run(&[
         "--test",
         "oracle.sh",
@@ -51,7 +53,7 @@ fn javascript_typeerror_with_node() {
         "{}",
         String::from_utf8_lossy(&out)
     );
-    assert_eq!(stats(&d)["algorithm"], "hddr");
+    assert_eq!(stats(&d)["language"], "javascript");
 }
 
 #[test]
@@ -81,7 +83,16 @@ fn syntax_filter_skips_broken_candidates() {
     d.script("oracle.sh", r#"grep -q 'return' "$1""#);
     d.run(&["--test", "oracle.sh", "--stats", "s.json", "f.c"])
         .expect_code(0);
-    let filtered = stats(&d)["syntax_filtered"].as_u64().unwrap();
+    let s = stats(&d);
+    assert!(s["syntax_filtered"].as_u64().unwrap() > 0, "{s}");
+    assert_eq!(s["syntax_filter"], true);
+    // Every candidate the oracle saw parsed as well as the input, so the result does too.
+    d.run(&["--print-tree-stats", "f.reduced.c"])
+        .expect_code(0)
+        .stdout
+        .contains("syntax errors: 0\n")
+        .then_some(())
+        .expect("the filtered result has syntax errors");
     d.run(&[
         "--test",
         "oracle.sh",
@@ -94,11 +105,6 @@ fn syntax_filter_skips_broken_candidates() {
     let s = stats(&d);
     assert_eq!(s["syntax_filtered"], 0);
     assert_eq!(s["syntax_filter"], false);
-    // With the filter on, some candidates never reached the oracle.
-    assert!(
-        filtered > 0 || s["oracle_runs"].as_u64().unwrap() > 0,
-        "{s}"
-    );
 }
 
 #[test]

@@ -183,6 +183,16 @@ impl Hoist {
     }
 }
 
+impl Preset {
+    pub fn name(self) -> &'static str {
+        match self {
+            Preset::Smallest => "smallest",
+            Preset::Balanced => "balanced",
+            Preset::Fastest => "fastest",
+        }
+    }
+}
+
 impl Unit {
     pub fn name(self) -> &'static str {
         match self {

@@ -21,7 +21,7 @@ use anyhow::Context;
 use clap::Parser;
 use treedd_reduce::{
     Base, CommandOracle, CommandOracleBuilder, DdminOptions, Filter, Hoisting, Judge, JudgeOptions,
-    OnImprovement, Oracle, Outcome, RunReport, TextUnit, TraversalOrder, TreeConfig,
+    OnImprovement, Oracle, Outcome, RunReport, TextUnit, TreeConfig,
 };
 use treedd_tree::{Lang, RTree};
 
@@ -188,13 +188,23 @@ impl Plan {
     }
 }
 
-/// The algorithm and hoisting a preset stands for.
+/// The tree configuration a preset stands for (chosen by the reduction crate from its
+/// measurements), as CLI values.
 fn preset_defaults(preset: Preset) -> (Algorithm, Hoist) {
-    match preset {
-        Preset::Smallest => (Algorithm::Hdd, Hoist::Both),
-        Preset::Balanced => (Algorithm::Hdd, Hoist::Pre),
-        Preset::Fastest => (Algorithm::CoarseHdd, Hoist::Pre),
-    }
+    let config = TreeConfig::preset(preset.name()).unwrap_or_default();
+    let algorithm = match config.base {
+        Base::Hdd => Algorithm::Hdd,
+        Base::Hddr => Algorithm::Hddr,
+        Base::CoarseHdd => Algorithm::CoarseHdd,
+        Base::CoarseHddr => Algorithm::CoarseHddr,
+    };
+    let hoist = match config.hoist {
+        Hoisting::None => Hoist::None,
+        Hoisting::Pre => Hoist::Pre,
+        Hoisting::Interlace => Hoist::Interlace,
+        Hoisting::Both => Hoist::Both,
+    };
+    (algorithm, hoist)
 }
 
 /// `crash.c` -> `crash.reduced.c`; `crash` -> `crash.reduced`; `.bashrc` -> `.bashrc.reduced`.
@@ -423,13 +433,22 @@ impl Reduction {
         writer: &BestWriter,
     ) -> Vec<u8> {
         let done = AtomicBool::new(false);
+        let fallback = match self.plan.unit {
+            Some(unit) => format!("ddmin ({})", unit.name()),
+            None => format!(
+                "{} (hoist {})",
+                self.plan.algorithm.name(),
+                self.plan.hoist.name()
+            ),
+        };
         std::thread::scope(|s| {
             let ticker = s.spawn(|| {
                 while !done.load(Ordering::SeqCst) {
-                    self.progress.update(
-                        &judge.phase(),
-                        self.snapshot(writer.best_len(), Some(judge)),
-                    );
+                    // The algorithms name their phases; before the first one, say what runs.
+                    let phase = judge.phase();
+                    let phase = if phase.is_empty() { &fallback } else { &phase };
+                    self.progress
+                        .update(phase, self.snapshot(writer.best_len(), Some(judge)));
                     std::thread::park_timeout(Duration::from_millis(250));
                 }
             });
@@ -483,24 +502,23 @@ impl Reduction {
             };
             return treedd_reduce::reduce_text(&self.input, unit, judge, &ddmin);
         };
-        let config = TreeConfig {
-            base: match self.plan.algorithm {
-                Algorithm::Hddr => Base::Hddr,
-                Algorithm::CoarseHdd => Base::CoarseHdd,
-                Algorithm::CoarseHddr => Base::CoarseHddr,
-                Algorithm::Hdd | Algorithm::Ddmin => Base::Hdd,
-            },
-            hoist: match self.plan.hoist {
-                Hoist::None => Hoisting::None,
-                Hoist::Pre => Hoisting::Pre,
-                Hoist::Interlace => Hoisting::Interlace,
-                Hoist::Both => Hoisting::Both,
-            },
-            order: TraversalOrder::BreadthFirst,
-            fixpoint: true,
-            ddmin,
-            final_text_pass: self.plan.preset == Preset::Smallest,
+        let base = match self.plan.algorithm {
+            Algorithm::Hddr => Base::Hddr,
+            Algorithm::CoarseHdd => Base::CoarseHdd,
+            Algorithm::CoarseHddr => Base::CoarseHddr,
+            Algorithm::Hdd | Algorithm::Ddmin => Base::Hdd,
         };
+        let hoist = match self.plan.hoist {
+            Hoist::None => Hoisting::None,
+            Hoist::Pre => Hoisting::Pre,
+            Hoist::Interlace => Hoisting::Interlace,
+            Hoist::Both => Hoisting::Both,
+        };
+        // The preset's other settings (order, fixed point, final text pass) stay.
+        let mut config = TreeConfig::preset(self.plan.preset.name()).unwrap_or_default();
+        config.base = base;
+        config.hoist = hoist;
+        config.ddmin = ddmin;
         treedd_reduce::reduce_tree(&mut tree, judge, &config)
     }
 
