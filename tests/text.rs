@@ -214,3 +214,29 @@ fn result_is_interesting() {
         &d.read("input.reduced.txt")
     ));
 }
+
+#[test]
+fn live_progress_on_a_terminal() {
+    // util-linux `script` gives treedd a pseudo-terminal as stderr.
+    let d = Dir::new();
+    d.write("input.txt", numbers(1..9));
+    d.script("oracle.sh", EXAMPLE_A);
+    let bin = env!("CARGO_BIN_EXE_treedd");
+    let out = std::process::Command::new("script")
+        .args([
+            "-qec",
+            &format!("{bin} --test oracle.sh --unit line input.txt"),
+            "/dev/null",
+        ])
+        .current_dir(&d.path)
+        .env("TMPDIR", d.join("tmp"))
+        .output()
+        .expect("cannot run script(1)");
+    let tty = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{tty}");
+    // The live line (redrawn with escape codes) and the summary.
+    assert!(tty.contains("\u{1b}["), "{tty}");
+    assert!(tty.contains("bytes ("), "{tty}");
+    assert!(tty.contains("treedd: 16 -> 4 bytes"), "{tty}");
+    assert_eq!(d.read_string("input.reduced.txt"), "5\n8\n");
+}
