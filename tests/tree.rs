@@ -134,7 +134,7 @@ fn dump_tree_and_tree_stats_need_no_oracle() {
 
 #[test]
 fn jobs_do_not_change_a_tree_reduction() {
-    // Several 1-minimal answers: any two calls of h survive, whichever the algorithm meets first.
+    // Several 1-minimal answers: any three `h(` survive, whichever the algorithm meets first.
     let d = Dir::new();
     d.write(
         "m.c",
