@@ -157,7 +157,10 @@ fn conflicting_options() {
             &["--stats", "input.reduced.txt", "input.txt"],
             "is the input or the output file",
         ),
-        (&["--dump-tree", "input.txt"], "--dump-tree needs a grammar"),
+        (
+            &["--dump-tree", "input.txt"],
+            "--dump-tree and --print-tree-stats need a grammar",
+        ),
     ];
     for (args, message) in cases {
         let mut all = vec!["--test", "ok.sh"];
@@ -180,6 +183,21 @@ fn usage_errors_are_clap_errors() {
         .expect_stderr("is not a positive number of seconds");
     d.run(&["--test", "ok.sh", "--unit", "word", "input.txt"])
         .expect_code(2);
+}
+
+#[test]
+fn no_temporary_directory() {
+    let d = setup();
+    let run = d
+        .cmd()
+        .args(["--test", "ok.sh", "input.txt"])
+        .env("TMPDIR", d.join("missing"))
+        .output()
+        .unwrap();
+    let run = crate::util::Run::from(run);
+    run.expect_code(1)
+        .expect_stderr("treedd: error: cannot make a temporary directory in ")
+        .expect_stderr("missing: No such file or directory");
 }
 
 #[test]

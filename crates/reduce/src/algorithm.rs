@@ -358,6 +358,8 @@ pub(crate) struct Session<'a, T: Tree> {
     /// The caller's ddmin options, with the judge's cancel flag as `stop`.
     pub ddmin: DdminOptions,
     pub current: Vec<u8>,
+    /// The running phase and pass, e.g. `HDDH^r* pass 2` (for the judge's progress phase).
+    pub label: String,
 }
 
 impl<'a, T: Tree> Session<'a, T> {
@@ -372,7 +374,13 @@ impl<'a, T: Tree> Session<'a, T> {
             judge,
             ddmin,
             current,
+            label: String::new(),
         }
+    }
+
+    /// Tell the judge (and so the progress display) where the reduction is.
+    pub fn set_phase(&self, place: std::fmt::Arguments) {
+        self.judge.set_phase(&format!("{}, {place}", self.label));
     }
 
     /// Re-serialize after a commit.
@@ -404,7 +412,27 @@ pub(crate) fn candidate_test(judge: &Judge, current: &[u8], candidate: &[u8]) ->
 
 /// One phase of a configuration: prune (optionally interlaced with hoisting) or hoist alone.
 fn run_phase<T: Tree>(s: &mut Session<T>, config: &TreeConfig, step: Step) {
+    let name = if step.prune {
+        let hoist = if step.hoist {
+            Hoisting::Interlace
+        } else {
+            Hoisting::None
+        };
+        TreeConfig {
+            hoist,
+            ..config.clone()
+        }
+        .name()
+    } else {
+        let coarse = if step.coarse { "Coarse " } else { "" };
+        let r = if config.base.is_recursive() { "^r" } else { "" };
+        let star = if config.fixpoint { "*" } else { "" };
+        format!("{coarse}Hoist{r}{star}")
+    };
+    let mut pass = 0;
     fixpoint::fixpoint(s, config.fixpoint, |s| {
+        pass += 1;
+        s.label = format!("{name} pass {pass}");
         if config.base.is_recursive() {
             hdd::recursive(s, step, config.order)
         } else {
@@ -804,6 +832,24 @@ mod tests {
             3,
             "no oracle run after the cancel"
         );
+    }
+
+    #[test]
+    fn the_judge_knows_the_phase() {
+        let src = "(p (s a (s b)) (s c))";
+        for (name, phase) in [
+            ("Hoist^r*+HDDH^r*", "HDDH^r* pass 2, node "),
+            ("Coarse HDD", "Coarse HDD pass 1, level "),
+        ] {
+            let mut tree = toy::Toy::parse(src);
+            let (judge, _) = toy::judge(|c| toy::has(c, "b"));
+            reduce(&mut tree, &judge, &TreeConfig::from_name(name).unwrap());
+            assert!(
+                judge.phase().starts_with(phase),
+                "{name}: {}",
+                judge.phase()
+            );
+        }
     }
 
     #[test]

@@ -21,6 +21,7 @@ pub(crate) fn levels<T: Tree>(s: &mut Session<T>, step: Step) {
         if nodes.is_empty() {
             return;
         }
+        s.set_phase(format_args!("level {level}"));
         visit(s, nodes, step);
         level += 1;
     }
@@ -31,6 +32,7 @@ pub(crate) fn levels<T: Tree>(s: &mut Session<T>, step: Step) {
 /// has its children minimized, then its remaining children are appended.
 pub(crate) fn recursive<T: Tree>(s: &mut Session<T>, step: Step, order: TraversalOrder) {
     let mut work = VecDeque::from([s.tree.root()]);
+    let mut visited = 0usize;
     loop {
         let current = match order {
             TraversalOrder::BreadthFirst => work.pop_front(),
@@ -43,6 +45,8 @@ pub(crate) fn recursive<T: Tree>(s: &mut Session<T>, step: Step, order: Traversa
         if s.tree.is_pruned(current) {
             continue;
         }
+        visited += 1;
+        s.set_phase(format_args!("node {visited}"));
         let nodes = tag_children(&*s.tree, current);
         visit(s, nodes, step);
         // append(queue, tagChildren(current_node)): the children after pruning and hoisting.
