@@ -13,8 +13,10 @@ use treedd_tree::{replacement_quality, Lang, RTree};
 const QUALITY_SAMPLE: usize = 2000;
 
 pub fn run(args: &[String]) -> anyhow::Result<()> {
+    let show_failures = args.iter().any(|a| a == "--failures");
+    let args: Vec<&String> = args.iter().filter(|a| *a != "--failures").collect();
     if args.is_empty() {
-        bail!("usage: cargo xtask tree-stats FILE...");
+        bail!("usage: cargo xtask tree-stats [--failures] FILE...");
     }
     println!(
         "{:<40} {:>9} {:>8} {:>7} {:>8} {:>7} {:>7} {:>6} {:>9} {:>8} {:>7}",
@@ -37,7 +39,7 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
             .with_context(|| format!("{arg}: unknown language (extension)"))?;
         let src = std::fs::read(path).with_context(|| format!("reading {arg}"))?;
         let start = Instant::now();
-        let tree = RTree::build(lang, &src).with_context(|| arg.clone())?;
+        let tree = RTree::build(lang, &src).with_context(|| arg.to_string())?;
         let ms = start.elapsed().as_secs_f64() * 1000.0;
         let rss = peak_rss_mb();
         let s = tree.stats();
@@ -68,8 +70,13 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
             rss,
             100.0 * q.rate()
         );
+        if show_failures {
+            for (what, repl) in &q.failures {
+                println!("    failed: {what} -> {repl:?}");
+            }
+        }
     }
-    for (lang, (ok, tested)) in per_lang {
+    for (lang, &(ok, tested)) in &per_lang {
         let rate = if tested == 0 {
             100.0
         } else {

@@ -114,8 +114,9 @@ pub(crate) struct LangData {
     pub error: KindId,
     /// Minimal replacement per kind (None: unknown, use the node's own text).
     pub min: Vec<Option<Box<[u8]>>>,
-    /// (canonical parent kind, field id or 0 for unnamed children) -> may be empty.
-    pub positions: HashMap<(KindId, u16), bool>,
+    /// (canonical parent kind, field id or 0 for unnamed children) -> position class:
+    /// 0 required, 1 may be empty, 2 one of several (removable while a sibling remains).
+    pub positions: HashMap<(KindId, u16), u8>,
     /// Compatibility group per kind (0: compatible only with itself).
     pub compat: Vec<u16>,
     /// Flattening family per kind (0: none).
@@ -170,7 +171,7 @@ impl LangData {
         }
 
         let mut positions = HashMap::new();
-        for (parent, field, optional) in parse_positions(spec.positions) {
+        for (parent, field, class) in parse_positions(spec.positions) {
             let Some(p) = by_name(&parent) else { continue };
             let f = if field == "*" {
                 0
@@ -180,7 +181,7 @@ impl LangData {
                     None => continue,
                 }
             };
-            positions.insert((p, f), optional);
+            positions.insert((p, f), class);
         }
 
         let groups = |text: &str| -> Vec<u16> {
@@ -256,18 +257,16 @@ impl LangData {
         k > self.error
     }
 
-    /// May a child with this field (0: none) of a `parent` node be removed?
-    pub fn optional(&self, parent: KindId, field: u16, child_named: bool) -> bool {
+    /// Position class of a child with this field (0: none) of a `parent` node: 0 required,
+    /// 1 may be empty, 2 may be removed while a sibling in the same field remains.
+    pub fn position_class(&self, parent: KindId, field: u16, child_named: bool) -> u8 {
         if parent == self.error {
-            return true;
+            return 1;
         }
         if field == 0 && !child_named {
-            return false;
+            return 0;
         }
-        self.positions
-            .get(&(parent, field))
-            .copied()
-            .unwrap_or(false)
+        self.positions.get(&(parent, field)).copied().unwrap_or(0)
     }
 }
 
