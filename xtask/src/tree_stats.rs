@@ -9,8 +9,12 @@ use std::time::Instant;
 use anyhow::{bail, Context};
 use treedd_tree::{replacement_quality, Lang, RTree};
 
-/// Nodes tested for the replacement rate per file (evenly spread; large inputs are sampled).
-const QUALITY_SAMPLE: usize = 2000;
+/// Nodes tested for the replacement rate per file (evenly spread): at most 2000, and for
+/// large inputs as many as fit in about 20 MB of re-parsed text (each test re-parses the
+/// whole input).
+fn quality_sample(bytes: usize) -> usize {
+    (20_000_000 / bytes.max(1)).clamp(20, 2000)
+}
 
 pub fn run(args: &[String]) -> anyhow::Result<()> {
     let show_failures = args.iter().any(|a| a == "--failures");
@@ -43,7 +47,7 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
         let ms = start.elapsed().as_secs_f64() * 1000.0;
         let rss = peak_rss_mb();
         let s = tree.stats();
-        let q = replacement_quality(&tree, QUALITY_SAMPLE);
+        let q = replacement_quality(&tree, quality_sample(src.len()));
         let e = per_lang.entry(lang.name()).or_default();
         e.0 += q.ok;
         e.1 += q.tested;
