@@ -157,7 +157,10 @@ fn conflicting_options() {
             &["--stats", "input.reduced.txt", "input.txt"],
             "is the input or the output file",
         ),
-        (&["--dump-tree", "input.txt"], "--dump-tree needs a grammar"),
+        (
+            &["--dump-tree", "input.txt"],
+            "--dump-tree and --print-tree-stats need a grammar",
+        ),
     ];
     for (args, message) in cases {
         let mut all = vec!["--test", "ok.sh"];

@@ -15,3 +15,5 @@ mod errors;
 mod signals;
 // --verify, and a flaky oracle reported.
 mod verify;
+// Grammar-aware reduction: C with gcc, JavaScript with node, syntax errors, debug options.
+mod tree;

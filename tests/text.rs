@@ -214,3 +214,69 @@ fn result_is_interesting() {
         &d.read("input.reduced.txt")
     ));
 }
+
+#[test]
+fn live_progress_on_a_terminal() {
+    // util-linux `script` gives treedd a pseudo-terminal as stderr.
+    let d = Dir::new();
+    d.write("input.txt", numbers(1..9));
+    d.script("oracle.sh", EXAMPLE_A);
+    let bin = env!("CARGO_BIN_EXE_treedd");
+    let out = std::process::Command::new("script")
+        .args([
+            "-qec",
+            &format!("{bin} --test oracle.sh --unit line input.txt"),
+            "/dev/null",
+        ])
+        .current_dir(&d.path)
+        .env("TMPDIR", d.join("tmp"))
+        .output()
+        .expect("cannot run script(1)");
+    let tty = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{tty}");
+    // The live line (redrawn with escape codes) and the summary.
+    assert!(tty.contains("\u{1b}["), "{tty}");
+    assert!(tty.contains("bytes ("), "{tty}");
+    assert!(tty.contains("treedd: 16 -> 4 bytes"), "{tty}");
+    assert_eq!(d.read_string("input.reduced.txt"), "5\n8\n");
+}
+
+#[test]
+fn split_factor_and_cache_options_keep_the_answer() {
+    let d = Dir::new();
+    d.write("input.txt", numbers(1..9));
+    d.script("oracle.sh", EXAMPLE_A);
+    for extra in [
+        &["--split-factor", "3"][..],
+        &["--split-factor", "8"],
+        &["--no-cache"],
+    ] {
+        let mut args = vec!["--test", "oracle.sh", "--unit", "line", "--stats", "s.json"];
+        args.extend_from_slice(extra);
+        args.push("input.txt");
+        d.run(&args).expect_code(0);
+        assert_eq!(d.read_string("input.reduced.txt"), "5\n8\n", "{extra:?}");
+    }
+    let s: serde_json::Value = serde_json::from_slice(&d.read("s.json")).unwrap();
+    assert_eq!(s["cache"], false);
+    assert_eq!(s["cache_hits"], 0);
+}
+
+#[test]
+fn cache_hits_are_reported() {
+    let d = Dir::new();
+    d.write("input.txt", numbers(0..40));
+    d.script("oracle.sh", r#"test "$(grep -c '[37]' "$1")" -ge 2"#);
+    d.run(&[
+        "--test",
+        "oracle.sh",
+        "--stats",
+        "s.json",
+        "-q",
+        "input.txt",
+    ])
+    .expect_code(0);
+    let s: serde_json::Value = serde_json::from_slice(&d.read("s.json")).unwrap();
+    assert!(s["cache_hits"].as_u64().unwrap() > 0, "{s}");
+    assert!(s["cache_peak_entries"].as_u64().unwrap() > 0, "{s}");
+}

@@ -134,3 +134,20 @@ pub fn is_interesting(oracle: &Path, file_name: &str, contents: &[u8]) -> bool {
         .unwrap()
         .success()
 }
+
+/// The repository's `fixtures/` directory.
+pub fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
+}
+
+impl Dir {
+    /// Copy every file of `fixtures/<case>` into this directory (tests never write into the
+    /// repository).
+    pub fn copy_fixture(&self, case: &str) {
+        let src = fixtures().join(case);
+        for entry in fs::read_dir(&src).unwrap_or_else(|e| panic!("{}: {e}", src.display())) {
+            let entry = entry.unwrap();
+            fs::copy(entry.path(), self.path.join(entry.file_name())).unwrap();
+        }
+    }
+}

@@ -602,6 +602,9 @@ struct Finished {
     cpu_children: Option<f64>,
     /// Peak resident set size of the process itself, sampled from /proc (KiB).
     peak_rss_kib: Option<u64>,
+    /// Largest peak resident set of the process and the children it waited for (KiB), exact
+    /// (wait4's `ru_maxrss`): the process's own peak when it starts no children.
+    max_rss_kib: Option<u64>,
 }
 
 /// After the time limit, the process group gets SIGINT (so the reducer can write its best
@@ -621,7 +624,7 @@ fn run_watched_with_grace(
     cmd.process_group(0);
     let start = Instant::now();
     let mut attempts = 0;
-    let mut child = loop {
+    let child = loop {
         match cmd.spawn() {
             Ok(child) => break child,
             // A script written a moment ago may still be open for writing in a forked child
@@ -646,7 +649,8 @@ fn run_watched_with_grace(
             // Members of its group still running are strays (e.g. a background child of an
             // interrupted script). The unreaped leader keeps the group id from being reused.
             signal_group(pid, libc::SIGKILL);
-            let status = child.wait()?;
+            let (status, max_rss_kib) = reap(pid)?;
+            drop(child);
             return Ok(Finished {
                 status,
                 wall: start.elapsed(),
@@ -654,6 +658,7 @@ fn run_watched_with_grace(
                 cpu_self: cpu.map(|c| c.0),
                 cpu_children: cpu.map(|c| c.1),
                 peak_rss_kib,
+                max_rss_kib,
             });
         }
         if let Some(kib) = proc_peak_rss_kib(pid) {
@@ -686,6 +691,23 @@ fn signal_group(pgid: libc::pid_t, signal: libc::c_int) {
     unsafe {
         libc::kill(-pgid, signal);
     }
+}
+
+/// Reap our exited child `pid`: its exit status and `ru_maxrss`.
+fn reap(pid: libc::pid_t) -> Result<(ExitStatus, Option<u64>)> {
+    use std::os::unix::process::ExitStatusExt as _;
+    let mut status: libc::c_int = 0;
+    // SAFETY: rusage is plain data; wait4 only writes into it and into `status`.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: valid pointers; pid is our own exited, not yet reaped child.
+    let rc = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    if rc != pid {
+        return Err(std::io::Error::last_os_error()).context("wait4");
+    }
+    Ok((
+        ExitStatus::from_raw(status),
+        u64::try_from(usage.ru_maxrss).ok(),
+    ))
 }
 
 /// Whether `pid` (our child) has exited, leaving it waitable.
@@ -1836,6 +1858,63 @@ fn markers_present(markers: &[u8], candidate: &[u8]) -> bool {
         .all(|m| candidate.windows(m.len()).any(|w| w == m))
 }
 
+/// Time and memory of building the tree of the largest input of `suite` (Markdown).
+fn tree_building(treedd: &Path, xtask: &Path, suite: &Path) -> Result<String> {
+    let cases = discover(suite)?;
+    let Some(case) = cases
+        .iter()
+        .max_by_key(|c| fs::metadata(&c.input).map(|m| m.len()).unwrap_or(0))
+    else {
+        return Ok("(empty suite; skipped)".to_string());
+    };
+    let bytes = fs::metadata(&case.input)?.len();
+    let dir = Scratch::new("micro-tree")?;
+    let dump = dir.path().join("dump.txt");
+    let finished = run_watched(
+        Command::new(treedd)
+            .arg("--test")
+            .arg(xtask)
+            .args(["--language", case.language(), "--dump-tree"])
+            .arg(&case.input)
+            .current_dir(dir.path())
+            .stdin(Stdio::null())
+            .stdout(fs::File::create(&dump)?)
+            .stderr(Stdio::null()),
+        Some(Duration::from_secs(600)),
+    )?;
+    let dump_lines = fs::read(&dump)
+        .map(|d| d.split(|&b| b == b'\n').count() - 1)
+        .unwrap_or(0);
+    let mut out = format!(
+        "{} ({} bytes), `treedd --dump-tree` (release; parse, build, print {} lines): \
+         wall **{:.3} s**, own CPU {} s, peak RSS **{} MiB**, {}.\n",
+        case.name,
+        thousands(bytes),
+        thousands(dump_lines as u64),
+        finished.wall.as_secs_f64(),
+        finished
+            .cpu_self
+            .map_or("?".to_string(), |c| format!("{c:.2}")),
+        finished
+            .max_rss_kib
+            .map_or("?".to_string(), |k| format!("{:.1}", k as f64 / 1024.0)),
+        finished.status
+    );
+    // `cargo xtask tree-stats` (helper `tree`), run by this same binary; dev profile.
+    let stats = Command::new(xtask)
+        .arg("tree-stats")
+        .arg(&case.input)
+        .output()?;
+    if stats.status.success() {
+        let _ = write!(
+            out,
+            "\n`cargo xtask tree-stats` (dev profile) on the same input:\n\n```\n{}```\n",
+            String::from_utf8_lossy(&stats.stdout)
+        );
+    }
+    Ok(out)
+}
+
 /// A line-oriented text input of `n` numbered lines.
 fn micro_text_input(n: usize) -> String {
     (0..n)
@@ -1990,58 +2069,12 @@ fn micro(treedd: Option<PathBuf>, publish: bool) -> Result<()> {
         }
     }
 
-    // 3. Tree building on the largest Perses input: parse, build, and judge the input once
-    //    with an oracle that rejects everything (treedd stops right after the first run).
-    let mut tree_line = String::from("(no ../shared/suites/perses here; skipped)");
-    if let Some(shared) = shared_dir(&root) {
-        let cases = discover(&shared.join("suites").join("perses"))?;
-        let largest = cases
-            .iter()
-            .max_by_key(|c| fs::metadata(&c.input).map(|m| m.len()).unwrap_or(0));
-        if let Some(case) = largest {
-            let bytes = fs::metadata(&case.input)?.len();
-            let dir = Scratch::new("micro-tree")?;
-            let reject = dir.path().join("reject.markers");
-            fs::write(&reject, "\u{1}never present\u{1}\n")?;
-            let help = Command::new(&treedd).arg("--help").output()?;
-            let help = String::from_utf8_lossy(&help.stdout);
-            let mut cmd = Command::new(&treedd);
-            let how = if help.contains("--print-tree-stats") {
-                cmd.args(["--language", "c", "--print-tree-stats"])
-                    .arg(&case.input);
-                "treedd --print-tree-stats"
-            } else {
-                cmd.arg("--test")
-                    .arg(&oracle)
-                    .args(["--language", "c", "--output"])
-                    .arg(dir.path().join("out.c"))
-                    .arg(&case.input)
-                    .env(MARKER_ENV, &reject);
-                "treedd with a rejecting oracle (parse + tree + 1 oracle run)"
-            };
-            let log = fs::File::create(dir.path().join("log"))?;
-            let finished = run_watched(
-                cmd.current_dir(dir.path())
-                    .stdin(Stdio::null())
-                    .stdout(log.try_clone()?)
-                    .stderr(log),
-                Some(Duration::from_secs(600)),
-            )?;
-            let log = fs::read_to_string(dir.path().join("log")).unwrap_or_default();
-            tree_line = format!(
-                "{} ({} bytes): {how}: wall {:.3} s, own CPU {} s, peak RSS {} MiB, exit {}\n\n```\n{}\n```",
-                case.name,
-                thousands(bytes),
-                finished.wall.as_secs_f64(),
-                finished.cpu_self.map_or("?".to_string(), |c| format!("{c:.2}")),
-                finished
-                    .peak_rss_kib
-                    .map_or("?".to_string(), |k| format!("{:.1}", k as f64 / 1024.0)),
-                finished.status,
-                log.lines().take(20).collect::<Vec<_>>().join("\n")
-            );
-        }
-    }
+    // 3. Tree building on the largest Perses input, by the release binary (`--dump-tree`:
+    //    parse, build the reduction tree, print it) and by `cargo xtask tree-stats`.
+    let tree_line = match shared_dir(&root) {
+        Some(shared) => tree_building(&treedd, &oracle, &shared.join("suites").join("perses"))?,
+        None => "(no ../shared/suites/perses here; skipped)".to_string(),
+    };
 
     let mut md = String::new();
     let _ = writeln!(
@@ -2522,6 +2555,7 @@ mod tests {
             "{finished:?}"
         );
         assert!(finished.peak_rss_kib.unwrap() > 0);
+        assert!(finished.max_rss_kib.unwrap() >= finished.peak_rss_kib.unwrap());
     }
 
     #[test]

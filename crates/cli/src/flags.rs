@@ -36,9 +36,10 @@ pub struct Args {
         short = 't',
         long = "test",
         value_name = "ORACLE",
-        help_heading = "ORACLE"
+        help_heading = "ORACLE",
+        required_unless_present_any = ["dump_tree", "print_tree_stats"]
     )]
-    pub test: PathBuf,
+    pub test: Option<PathBuf>,
 
     /// Kill a run (with all its children) after SECONDS; counts as not interesting [default: none]
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, help_heading = "ORACLE")]
@@ -98,9 +99,13 @@ pub struct Args {
     #[arg(long, help_heading = "REDUCTION")]
     pub no_syntax_filter: bool,
 
-    /// Print the reduction tree of INPUT to stdout and exit
+    /// Print the reduction tree of INPUT to stdout and exit (no oracle needed)
     #[arg(long, help_heading = "DEBUG OPTIONS")]
     pub dump_tree: bool,
+
+    /// Print the sizes and heights of INPUT's tree before and after squeezing and exit
+    #[arg(long, help_heading = "DEBUG OPTIONS")]
+    pub print_tree_stats: bool,
 }
 
 fn parse_seconds(s: &str) -> Result<f64, String> {
@@ -174,6 +179,16 @@ impl Hoist {
             Hoist::Pre => "pre",
             Hoist::Interlace => "interlace",
             Hoist::Both => "both",
+        }
+    }
+}
+
+impl Preset {
+    pub fn name(self) -> &'static str {
+        match self {
+            Preset::Smallest => "smallest",
+            Preset::Balanced => "balanced",
+            Preset::Fastest => "fastest",
         }
     }
 }

@@ -21,7 +21,7 @@ use anyhow::Context;
 use clap::Parser;
 use treedd_reduce::{
     Base, CommandOracle, CommandOracleBuilder, DdminOptions, Filter, Hoisting, Judge, JudgeOptions,
-    OnImprovement, Oracle, Outcome, RunReport, TextUnit, TraversalOrder, TreeConfig,
+    OnImprovement, Oracle, Outcome, RunReport, TextUnit, TreeConfig,
 };
 use treedd_tree::{Lang, RTree};
 
@@ -74,8 +74,8 @@ fn run() -> anyhow::Result<u8> {
             format!("cannot read input {}: {e}", args.input.display()),
         )
     })?;
-    if args.dump_tree {
-        return dump_tree(plan.lang, &input);
+    if args.dump_tree || args.print_tree_stats {
+        return print_tree(&args, plan.lang, &input);
     }
     let oracle = build_oracle(&args)?;
     Reduction::new(args, plan, input, oracle).run()
@@ -128,9 +128,10 @@ impl Plan {
                 )
                 .into());
             }
-            if args.dump_tree {
+            if args.dump_tree || args.print_tree_stats {
                 return Err(conflict(
-                    "--dump-tree needs a grammar, but the language is text".into(),
+                    "--dump-tree and --print-tree-stats need a grammar, but the language is text"
+                        .into(),
                 )
                 .into());
             }
@@ -187,13 +188,23 @@ impl Plan {
     }
 }
 
-/// The algorithm and hoisting a preset stands for.
+/// The tree configuration a preset stands for (chosen by the reduction crate from its
+/// measurements), as CLI values.
 fn preset_defaults(preset: Preset) -> (Algorithm, Hoist) {
-    match preset {
-        Preset::Smallest => (Algorithm::Hdd, Hoist::Both),
-        Preset::Balanced => (Algorithm::Hdd, Hoist::Pre),
-        Preset::Fastest => (Algorithm::CoarseHdd, Hoist::Pre),
-    }
+    let config = TreeConfig::preset(preset.name()).unwrap_or_default();
+    let algorithm = match config.base {
+        Base::Hdd => Algorithm::Hdd,
+        Base::Hddr => Algorithm::Hddr,
+        Base::CoarseHdd => Algorithm::CoarseHdd,
+        Base::CoarseHddr => Algorithm::CoarseHddr,
+    };
+    let hoist = match config.hoist {
+        Hoisting::None => Hoist::None,
+        Hoisting::Pre => Hoist::Pre,
+        Hoisting::Interlace => Hoist::Interlace,
+        Hoisting::Both => Hoist::Both,
+    };
+    (algorithm, hoist)
 }
 
 /// `crash.c` -> `crash.reduced.c`; `crash` -> `crash.reduced`; `.bashrc` -> `.bashrc.reduced`.
@@ -218,7 +229,9 @@ fn same_file(a: &Path, b: &Path) -> bool {
 
 fn build_oracle(args: &Args) -> anyhow::Result<Arc<CommandOracle>> {
     let file_name = args.input.file_name().unwrap_or(OsStr::new("input"));
-    let oracle = CommandOracleBuilder::new(&args.test)
+    // clap requires --test unless a debug option that exits early is given.
+    let program = args.test.as_deref().unwrap_or(Path::new(""));
+    let oracle = CommandOracleBuilder::new(program)
         .file_name(file_name)
         .timeout(args.timeout.map(Duration::from_secs_f64))
         .build()
@@ -226,10 +239,32 @@ fn build_oracle(args: &Args) -> anyhow::Result<Arc<CommandOracle>> {
     Ok(Arc::new(oracle))
 }
 
-fn dump_tree(lang: Lang, input: &[u8]) -> anyhow::Result<u8> {
-    let tree = treedd_tree::RTree::build(lang, input).context("cannot build the tree")?;
-    let _ = tree;
-    anyhow::bail!("--dump-tree is not available yet")
+/// `--dump-tree` and `--print-tree-stats`: show INPUT's reduction tree on stdout.
+fn print_tree(args: &Args, lang: Lang, input: &[u8]) -> anyhow::Result<u8> {
+    use std::io::Write;
+    let tree = RTree::build(lang, input)
+        .with_context(|| format!("cannot parse {} as {}", args.input.display(), lang.name()))?;
+    let mut out = io::stdout().lock();
+    if args.dump_tree {
+        out.write_all(treedd_tree::dump(&tree).as_bytes())?;
+    }
+    if args.print_tree_stats {
+        let s = tree.stats();
+        writeln!(out, "bytes: {}", s.bytes)?;
+        writeln!(out, "syntax errors: {}", s.errors)?;
+        writeln!(
+            out,
+            "tree-sitter nodes: {} (height {})",
+            s.raw_nodes, s.raw_height
+        )?;
+        writeln!(
+            out,
+            "reduction tree nodes: {} (height {}): {} rules, {} tokens, {} hidden",
+            s.nodes, s.height, s.rules, s.tokens, s.hidden
+        )?;
+    }
+    out.flush()?;
+    Ok(exit::SUCCESS)
 }
 
 /// The oracle shared between the Judge and the CLI (which also runs it directly for the
@@ -398,13 +433,22 @@ impl Reduction {
         writer: &BestWriter,
     ) -> Vec<u8> {
         let done = AtomicBool::new(false);
+        let fallback = match self.plan.unit {
+            Some(unit) => format!("ddmin ({})", unit.name()),
+            None => format!(
+                "{} (hoist {})",
+                self.plan.algorithm.name(),
+                self.plan.hoist.name()
+            ),
+        };
         std::thread::scope(|s| {
             let ticker = s.spawn(|| {
                 while !done.load(Ordering::SeqCst) {
-                    self.progress.update(
-                        &judge.phase(),
-                        self.snapshot(writer.best_len(), Some(judge)),
-                    );
+                    // The algorithms name their phases; before the first one, say what runs.
+                    let phase = judge.phase();
+                    let phase = if phase.is_empty() { &fallback } else { &phase };
+                    self.progress
+                        .update(phase, self.snapshot(writer.best_len(), Some(judge)));
                     std::thread::park_timeout(Duration::from_millis(250));
                 }
             });
@@ -458,24 +502,23 @@ impl Reduction {
             };
             return treedd_reduce::reduce_text(&self.input, unit, judge, &ddmin);
         };
-        let config = TreeConfig {
-            base: match self.plan.algorithm {
-                Algorithm::Hddr => Base::Hddr,
-                Algorithm::CoarseHdd => Base::CoarseHdd,
-                Algorithm::CoarseHddr => Base::CoarseHddr,
-                Algorithm::Hdd | Algorithm::Ddmin => Base::Hdd,
-            },
-            hoist: match self.plan.hoist {
-                Hoist::None => Hoisting::None,
-                Hoist::Pre => Hoisting::Pre,
-                Hoist::Interlace => Hoisting::Interlace,
-                Hoist::Both => Hoisting::Both,
-            },
-            order: TraversalOrder::BreadthFirst,
-            fixpoint: true,
-            ddmin,
-            final_text_pass: self.plan.preset == Preset::Smallest,
+        let base = match self.plan.algorithm {
+            Algorithm::Hddr => Base::Hddr,
+            Algorithm::CoarseHdd => Base::CoarseHdd,
+            Algorithm::CoarseHddr => Base::CoarseHddr,
+            Algorithm::Hdd | Algorithm::Ddmin => Base::Hdd,
         };
+        let hoist = match self.plan.hoist {
+            Hoist::None => Hoisting::None,
+            Hoist::Pre => Hoisting::Pre,
+            Hoist::Interlace => Hoisting::Interlace,
+            Hoist::Both => Hoisting::Both,
+        };
+        // The preset's other settings (order, fixed point, final text pass) stay.
+        let mut config = TreeConfig::preset(self.plan.preset.name()).unwrap_or_default();
+        config.base = base;
+        config.hoist = hoist;
+        config.ddmin = ddmin;
         treedd_reduce::reduce_tree(&mut tree, judge, &config)
     }
 

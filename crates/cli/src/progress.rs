@@ -70,7 +70,7 @@ impl Progress {
     pub fn update(&self, phase: &str, now: Snapshot) {
         match &self.mode {
             Mode::Quiet => {}
-            Mode::Bar(bar) => bar.set_message(self.line(phase, now)),
+            Mode::Bar(bar) => bar.set_message(self.line(phase, now, false)),
             Mode::Plain(logged) => {
                 let mut logged = logged.lock().unwrap_or_else(|e| e.into_inner());
                 let since = logged.at.map(|t| t.elapsed());
@@ -78,7 +78,7 @@ impl Progress {
                     || (logged.size != now.size && since.is_none_or(|s| s >= PLAIN_SIZE_INTERVAL))
                     || since.is_none_or(|s| s >= PLAIN_HEARTBEAT);
                 if due {
-                    eprintln!("treedd: {}", self.line(phase, now));
+                    eprintln!("treedd: {}", self.line(phase, now, true));
                     *logged = Logged {
                         at: Some(Instant::now()),
                         phase: phase.to_string(),
@@ -118,13 +118,17 @@ impl Progress {
         }
     }
 
-    fn line(&self, phase: &str, now: Snapshot) -> String {
+    /// The status line; the live display shows the elapsed time itself.
+    fn line(&self, phase: &str, now: Snapshot, with_time: bool) -> String {
         let pct = percent(now.size, self.original);
-        let elapsed = self.start.elapsed().as_secs_f64();
-        format!(
-            "{phase}: {} / {} bytes ({pct:.1}%), {} oracle runs, {} cache hits, {elapsed:.1}s",
+        let mut line = format!(
+            "{phase}: {} / {} bytes ({pct:.1}%), {} oracle runs, {} cache hits",
             now.size, self.original, now.oracle_runs, now.cache_hits
-        )
+        );
+        if with_time {
+            line.push_str(&format!(", {:.1}s", self.start.elapsed().as_secs_f64()));
+        }
+        line
     }
 }
 

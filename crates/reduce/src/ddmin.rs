@@ -29,7 +29,6 @@
 //! (the papers' precondition is `test(empty) = pass`).
 
 use std::collections::{BTreeMap, HashMap};
-use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -113,6 +112,7 @@ pub fn ddmin_indices(
         nu: opts.split_factor.max(2),
         pool,
         known: Known::default(),
+        unit_prints: (0..len).map(unit_print).collect(),
     };
     let mut config: Vec<usize> = (0..len).collect();
     loop {
@@ -149,10 +149,11 @@ fn thread_pool(jobs: usize) -> Option<Arc<rayon::ThreadPool>> {
 /// A candidate of one round: the configuration it stands for and where it came from.
 struct Candidate {
     kind: Kind,
-    config: Vec<usize>,
     print: u128,
-    /// Known to be interesting from an earlier window (not tested again).
+    size: usize,
+    /// Known to be interesting from an earlier window: not tested again (and `config` empty).
     known_interesting: bool,
+    config: Vec<usize>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -182,6 +183,8 @@ struct Run<'a> {
     nu: usize,
     pool: Option<Arc<rayon::ThreadPool>>,
     known: Known,
+    /// `unit_print` of every unit.
+    unit_prints: Vec<u128>,
 }
 
 impl Run<'_> {
@@ -274,41 +277,47 @@ impl Run<'_> {
     }
 
     fn round(&mut self, config: &[usize], bounds: &[usize], offset: usize) -> Step {
-        let n = bounds.len() - 1;
+        let parts = Parts::new(config, bounds, &self.unit_prints);
+        let n = parts.n();
         let window = if self.opts.greeddy {
             self.opts.greeddy_window.max(1)
         } else {
             self.opts.jobs.max(1)
         };
         let mut pending: Vec<Candidate> = Vec::with_capacity(window);
-        let order = self.order(n, offset);
-        for kind in order {
-            let candidate = match kind {
-                Kind::Subset(i) => config[bounds[i]..bounds[i + 1]].to_vec(),
-                Kind::Complement(i) => without(config, bounds, &[i]),
+        for kind in self.order(n, offset) {
+            let (print, size) = match kind {
+                Kind::Subset(i) => (parts.prints[i], bounds[i + 1] - bounds[i]),
+                Kind::Complement(i) => (parts.print_without(&[i]), parts.size_without(&[i])),
             };
-            if candidate.is_empty() {
+            if size == 0 {
                 continue;
             }
-            let print = fingerprint(&candidate);
             let known = self.known.get(print);
             if known == Some(false) || pending.iter().any(|c| c.print == print) {
                 continue;
             }
+            let known_interesting = known == Some(true);
+            let config = match kind {
+                _ if known_interesting => Vec::new(),
+                Kind::Subset(i) => config[bounds[i]..bounds[i + 1]].to_vec(),
+                Kind::Complement(i) => parts.without(&[i]),
+            };
             pending.push(Candidate {
                 kind,
-                config: candidate,
                 print,
-                known_interesting: known == Some(true),
+                size,
+                known_interesting,
+                config,
             });
             if pending.len() == window {
-                if let Some(step) = self.window(config, bounds, &mut pending) {
+                if let Some(step) = self.window(&parts, &mut pending) {
                     return step;
                 }
             }
         }
         if !pending.is_empty() {
-            if let Some(step) = self.window(config, bounds, &mut pending) {
+            if let Some(step) = self.window(&parts, &mut pending) {
                 return step;
             }
         }
@@ -320,12 +329,7 @@ impl Run<'_> {
     }
 
     /// Test a window of candidates (in parallel if possible) and decide.
-    fn window(
-        &mut self,
-        config: &[usize],
-        bounds: &[usize],
-        pending: &mut Vec<Candidate>,
-    ) -> Option<Step> {
+    fn window(&mut self, parts: &Parts, pending: &mut Vec<Candidate>) -> Option<Step> {
         if self.stopped() {
             return Some(Step::Stopped);
         }
@@ -339,7 +343,7 @@ impl Run<'_> {
             // The configuration chosen below becomes the current one and is never asked
             // about again; the others may come back in later rounds.
             self.known
-                .insert(candidate.print, candidate.config.len(), interesting);
+                .insert(candidate.print, candidate.size, interesting);
             if interesting {
                 fails.push(candidate.kind);
             }
@@ -366,7 +370,7 @@ impl Run<'_> {
         all.sort_unstable();
         // (With two, the one-by-one combination below is that same test.)
         if others.len() > 1 {
-            match self.test_one(without(config, bounds, &all)) {
+            match self.test_one(parts, &all) {
                 None => return Some(Step::Stopped),
                 Some(true) => {
                     return Some(Step::Remove {
@@ -383,7 +387,7 @@ impl Run<'_> {
             let mut trial = removed.clone();
             trial.push(other);
             trial.sort_unstable();
-            match self.test_one(without(config, bounds, &trial)) {
+            match self.test_one(parts, &trial) {
                 None => return Some(Step::Stopped),
                 Some(true) => removed = trial,
                 Some(false) => {}
@@ -393,23 +397,25 @@ impl Run<'_> {
         Some(Step::Remove { removed, first })
     }
 
-    /// Test one extra candidate (GreeDDy combinations). `None` if stopped.
-    fn test_one(&mut self, candidate: Vec<usize>) -> Option<bool> {
-        if candidate.is_empty() {
+    /// Test the configuration without the subsets `removed` (GreeDDy combinations).
+    /// `None` if stopped.
+    fn test_one(&mut self, parts: &Parts, removed: &[usize]) -> Option<bool> {
+        let size = parts.size_without(removed);
+        if size == 0 {
             return Some(false);
         }
-        let print = fingerprint(&candidate);
+        let print = parts.print_without(removed);
         if let Some(known) = self.known.get(print) {
             return Some(known);
         }
         if self.stopped() {
             return None;
         }
-        let interesting = (self.test)(&candidate);
+        let interesting = (self.test)(&parts.without(removed));
         if self.stopped() {
             return None;
         }
-        self.known.insert(print, candidate.len(), interesting);
+        self.known.insert(print, size, interesting);
         Some(interesting)
     }
 
@@ -431,17 +437,64 @@ impl Run<'_> {
     }
 }
 
-/// `config` without the subsets `removed` (ascending indices into `bounds`).
-fn without(config: &[usize], bounds: &[usize], removed: &[usize]) -> Vec<usize> {
-    let gone: usize = removed.iter().map(|&k| bounds[k + 1] - bounds[k]).sum();
-    let mut out = Vec::with_capacity(config.len() - gone);
-    let mut from = 0;
-    for &k in removed {
-        out.extend_from_slice(&config[from..bounds[k]]);
-        from = bounds[k + 1];
+/// The current configuration split into subsets, with the fingerprints of the subsets, so
+/// that the fingerprint of any candidate of the round costs O(1) and known candidates are
+/// never built.
+struct Parts<'a> {
+    config: &'a [usize],
+    bounds: &'a [usize],
+    prints: Vec<u128>,
+    total: u128,
+}
+
+impl<'a> Parts<'a> {
+    fn new(config: &'a [usize], bounds: &'a [usize], unit_prints: &[u128]) -> Parts<'a> {
+        let prints: Vec<u128> = bounds
+            .windows(2)
+            .map(|w| {
+                config[w[0]..w[1]]
+                    .iter()
+                    .fold(0u128, |h, &i| h.wrapping_add(unit_prints[i]))
+            })
+            .collect();
+        let total = prints.iter().fold(0u128, |h, &p| h.wrapping_add(p));
+        Parts {
+            config,
+            bounds,
+            prints,
+            total,
+        }
     }
-    out.extend_from_slice(&config[from..]);
-    out
+
+    fn n(&self) -> usize {
+        self.bounds.len() - 1
+    }
+
+    fn size_without(&self, removed: &[usize]) -> usize {
+        let gone: usize = removed
+            .iter()
+            .map(|&k| self.bounds[k + 1] - self.bounds[k])
+            .sum();
+        self.config.len() - gone
+    }
+
+    fn print_without(&self, removed: &[usize]) -> u128 {
+        removed
+            .iter()
+            .fold(self.total, |h, &k| h.wrapping_sub(self.prints[k]))
+    }
+
+    /// The configuration without the subsets `removed` (ascending).
+    fn without(&self, removed: &[usize]) -> Vec<usize> {
+        let mut out = Vec::with_capacity(self.size_without(removed));
+        let mut from = 0;
+        for &k in removed {
+            out.extend_from_slice(&self.config[from..self.bounds[k]]);
+            from = self.bounds[k + 1];
+        }
+        out.extend_from_slice(&self.config[from..]);
+        out
+    }
 }
 
 /// Boundaries of `min(len, n)` parts of `0..len` as Zeller's reference implementation (and
@@ -459,15 +512,25 @@ fn split(len: usize, n: usize) -> Vec<usize> {
     out
 }
 
-/// A 128-bit fingerprint of a configuration (two independent SipHash passes).
-fn fingerprint(config: &[usize]) -> u128 {
-    let mut a = DefaultHasher::new();
-    0u8.hash(&mut a);
-    config.hash(&mut a);
-    let mut b = DefaultHasher::new();
-    1u8.hash(&mut b);
-    config.hash(&mut b);
-    (u128::from(a.finish()) << 64) | u128::from(b.finish())
+/// The fingerprint of a configuration is the sum (mod 2^128) of the fingerprints of its units
+/// (Zobrist-style set hashing): it depends only on the set, and the fingerprint of a
+/// complement is the total minus that of the subset. The unit fingerprint is two independent
+/// splitmix64 finalizers of the index, so two different sets collide with probability about
+/// 2^-128.
+fn unit_print(i: usize) -> u128 {
+    fn mix(mut z: u64) -> u64 {
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    let i = i as u64;
+    let lo = mix(i
+        .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        .wrapping_add(0x2545_f491_4f6c_dd1d));
+    let hi = mix(i
+        .wrapping_add(0x6a09_e667_f3bc_c909)
+        .wrapping_mul(0xd1b5_4a32_d192_ed03));
+    (u128::from(hi) << 64) | u128::from(lo)
 }
 
 /// Outcomes known from earlier tests, by configuration size, so that entries that can no
@@ -503,6 +566,7 @@ impl Known {
 #[cfg(test)]
 mod tests {
     use std::collections::HashSet;
+    use std::hash::{DefaultHasher, Hash, Hasher};
     use std::sync::atomic::AtomicUsize;
     use std::sync::Mutex;
 
@@ -851,6 +915,33 @@ mod tests {
         let out = ddmin(&units, &test, &opts);
         assert_eq!(out, units);
         assert_eq!(calls.load(Ordering::SeqCst), 3);
+    }
+
+    #[test]
+    fn known_outcomes_are_dropped_once_they_cannot_be_asked() {
+        let mut known = Known::default();
+        known.insert(1, 5, false);
+        known.insert(2, 3, true);
+        known.insert(3, 4, false);
+        known.shrunk_to(4);
+        assert_eq!(
+            (known.get(1), known.get(2), known.get(3)),
+            (None, Some(true), None)
+        );
+    }
+
+    #[test]
+    fn fingerprints_are_set_hashes() {
+        let units: Vec<u128> = (0..10).map(unit_print).collect();
+        let config: Vec<usize> = (0..10).collect();
+        let parts = Parts::new(&config, &[0, 3, 5, 10], &units);
+        let sum = |idx: &[usize]| idx.iter().fold(0u128, |h, &i| h.wrapping_add(units[i]));
+        assert_eq!(parts.print_without(&[1]), sum(&[0, 1, 2, 5, 6, 7, 8, 9]));
+        assert_eq!(parts.print_without(&[0, 2]), parts.prints[1]);
+        assert_eq!(parts.without(&[0, 2]), [3, 4]);
+        assert_eq!(parts.size_without(&[0, 2]), 2);
+        let distinct: HashSet<u128> = units.iter().copied().collect();
+        assert_eq!(distinct.len(), 10);
     }
 
     /// splitmix64: a small deterministic PRNG for the property tests.

@@ -475,6 +475,72 @@ mod tests {
     }
 
     #[test]
+    fn property_judge_answers_equal_the_oracle_with_or_without_cache() {
+        // Random non-monotone oracles over random byte strings, sequential and parallel:
+        // every answer of the judge is the oracle's own answer (the cache never turns an
+        // interesting candidate into a pass), and the cache changes no result.
+        let mut seed = 0x5eed_u64;
+        let mut next = move || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            seed >> 33
+        };
+        let mut ran = 0;
+        for case in 0..60 {
+            let len = 1 + next() % 60;
+            let input: Vec<u8> = (0..len).map(|_| b'a' + (next() % 4) as u8).collect();
+            let salt = next();
+            let must = input[(next() % len) as usize];
+            let f = move |c: &[u8]| {
+                let h = c
+                    .iter()
+                    .fold(salt, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100000001b3));
+                c.contains(&must) && (h % 4 != 0 || c.len() <= 1)
+            };
+            if !f(&input) {
+                continue;
+            }
+            ran += 1;
+            let mut results = Vec::new();
+            for (cache, jobs) in [(true, 1), (false, 1), (true, 4)] {
+                let judge = Judge::new(
+                    Box::new(FnOracle::new(f)),
+                    JudgeOptions {
+                        cache,
+                        ..Default::default()
+                    },
+                );
+                let units: Vec<u8> = input.clone();
+                let test = |c: &[u8]| {
+                    let answer = judge.test(c);
+                    assert_eq!(
+                        answer,
+                        f(c),
+                        "case {case}: judge answered wrongly for {c:?}"
+                    );
+                    answer
+                };
+                let opts = DdminOptions {
+                    jobs,
+                    fixpoint: true,
+                    ..Default::default()
+                };
+                results.push(ddmin(&units, &test, &opts));
+            }
+            assert_eq!(
+                results[0], results[1],
+                "case {case}: the cache changed the result"
+            );
+            assert_eq!(
+                results[0], results[2],
+                "case {case}: jobs changed the result"
+            );
+        }
+        assert!(ran >= 30, "only {ran} cases had an interesting input");
+    }
+
+    #[test]
     fn phase_and_failed_starts() {
         struct Broken;
         impl Oracle for Broken {

@@ -7,12 +7,17 @@ mod algorithm;
 mod cache;
 mod ddmin;
 mod error;
+mod fixpoint;
+mod hdd;
+mod hoist;
 mod judge;
 mod oracle;
 mod stats;
 mod text;
 
-pub use algorithm::{reduce_tree, Base, Hoisting, TraversalOrder, TreeConfig};
+pub use algorithm::{
+    reduce_tree, Base, ConfigNameError, Hoisting, TraversalOrder, TreeConfig, PRESETS,
+};
 pub use cache::Cache;
 pub use ddmin::{ddmin, ddmin_indices, ComplementOrder, DdminOptions};
 pub use error::Error;

@@ -47,10 +47,22 @@ fn pass(
     join(input, &ddmin(&units, &test, opts))
 }
 
+/// The bytes of `units`, copying each stretch of adjacent units at once.
 fn join(input: &[u8], units: &[Range<usize>]) -> Vec<u8> {
     let mut out = Vec::with_capacity(units.iter().map(|r| r.len()).sum());
+    let mut run: Option<Range<usize>> = None;
     for r in units {
-        out.extend_from_slice(&input[r.clone()]);
+        run = match run {
+            Some(cur) if cur.end == r.start => Some(cur.start..r.end),
+            Some(cur) => {
+                out.extend_from_slice(&input[cur]);
+                Some(r.clone())
+            }
+            None => Some(r.clone()),
+        };
+    }
+    if let Some(cur) = run {
+        out.extend_from_slice(&input[cur]);
     }
     out
 }
@@ -100,6 +112,14 @@ mod tests {
 
     fn contains(hay: &[u8], needle: &[u8]) -> bool {
         hay.windows(needle.len()).any(|w| w == needle)
+    }
+
+    #[test]
+    fn join_copies_units_in_order() {
+        let input = b"abcdef";
+        assert_eq!(join(input, &[0..1, 1..3, 4..5, 5..6]), b"abcef");
+        assert_eq!(join(input, &[2..3, 0..1]), b"ca");
+        assert_eq!(join(input, &[]), b"");
     }
 
     #[test]

@@ -1,0 +1,344 @@
+//! Hierarchical Delta Debugging: HDD (004 fig. 2, level by level), HDDr (dissertation
+//! fig. 2.2(b), the children of one node at a time), Coarse HDD and Coarse HDDr (fig. 2.3,
+//! only nodes whose replacement is empty take part), and their interlacing with hoisting
+//! (HDDH, 004 fig. 9 / dissertation fig. 7.8). The same two traversals also drive the
+//! stand-alone hoisting algorithms of fig. 7.7 (a `Step` without `prune`).
+
+use std::collections::VecDeque;
+
+use crate::algorithm::{candidate_test, Session, Step, Tree};
+use crate::{ddmin_indices, hoist, TraversalOrder};
+
+/// The level-by-level algorithms: HDD, Coarse HDD, HDDH, Coarse HDDH (with `step.prune`) and
+/// Hoist, Coarse Hoist (without). One pass from the root (level 0) to the deepest level.
+pub(crate) fn levels<T: Tree>(s: &mut Session<T>, step: Step) {
+    let mut level = 0;
+    loop {
+        if s.cancelled() {
+            return;
+        }
+        let nodes = tag_nodes(&*s.tree, level);
+        if nodes.is_empty() {
+            return;
+        }
+        s.set_phase(format_args!("level {level}"));
+        visit(s, nodes, step);
+        level += 1;
+    }
+}
+
+/// The recursive algorithms: HDDr, Coarse HDDr, HDDH^r, Coarse HDDH^r (with `step.prune`)
+/// and Hoist^r, Coarse Hoist^r (without): a work list seeded with the root; each popped node
+/// has its children minimized, then its remaining children are appended.
+pub(crate) fn recursive<T: Tree>(s: &mut Session<T>, step: Step, order: TraversalOrder) {
+    let mut work = VecDeque::from([s.tree.root()]);
+    let mut visited = 0usize;
+    loop {
+        let current = match order {
+            TraversalOrder::BreadthFirst => work.pop_front(),
+            TraversalOrder::DepthFirst => work.pop_back(),
+        };
+        let Some(current) = current else { return };
+        if s.cancelled() {
+            return;
+        }
+        if s.tree.is_pruned(current) {
+            continue;
+        }
+        visited += 1;
+        s.set_phase(format_args!("node {visited}"));
+        let nodes = tag_children(&*s.tree, current);
+        visit(s, nodes, step);
+        // append(queue, tagChildren(current_node)): the children after pruning and hoisting.
+        // For plain HDDr these are exactly `minconfig`; tokens have no children to visit.
+        let tree = &*s.tree;
+        let next = tree
+            .children(current)
+            .iter()
+            .copied()
+            .filter(|&c| !tree.is_pruned(c) && !tree.is_token(c));
+        match order {
+            TraversalOrder::BreadthFirst => work.extend(next),
+            TraversalOrder::DepthFirst => work.extend(next.collect::<Vec<_>>().into_iter().rev()),
+        }
+    }
+}
+
+/// One minimization step on a set of nodes of the same level (or siblings).
+fn visit<T: Tree>(s: &mut Session<T>, mut nodes: Vec<T::Node>, step: Step) {
+    if step.coarse {
+        // filterEmptyPhiNodes
+        nodes.retain(|&n| s.tree.replacement_is_empty(n));
+    }
+    if nodes.is_empty() {
+        return;
+    }
+    let kept = if step.prune { prune(s, &nodes) } else { nodes };
+    if step.hoist && !s.cancelled() {
+        hoist::tmin(s, &kept);
+    }
+}
+
+/// TAGNODES: the nodes at depth `level` of the current tree that HDD may remove (neither
+/// hidden nor pruned), in source order. Pruned subtrees are not entered.
+pub(crate) fn tag_nodes<T: Tree>(tree: &T, level: usize) -> Vec<T::Node> {
+    let mut out = Vec::new();
+    let mut stack = vec![(tree.root(), 0usize)];
+    while let Some((n, depth)) = stack.pop() {
+        if tree.is_pruned(n) {
+            continue;
+        }
+        if depth == level {
+            if !tree.is_hidden(n) {
+                out.push(n);
+            }
+            continue;
+        }
+        stack.extend(tree.children(n).iter().rev().map(|&c| (c, depth + 1)));
+    }
+    out
+}
+
+/// tagChildren: the children of `n` that HDDr may remove (neither hidden nor pruned).
+pub(crate) fn tag_children<T: Tree>(tree: &T, n: T::Node) -> Vec<T::Node> {
+    tree.children(n)
+        .iter()
+        .copied()
+        .filter(|&c| !tree.is_pruned(c) && !tree.is_hidden(c))
+        .collect()
+}
+
+/// DDMIN over `nodes`, then PRUNE the ones it dropped; returns the kept nodes (`minconfig`).
+///
+/// A candidate is the current tree with the dropped nodes pruned. DDMIN never tests the empty
+/// configuration, so when it ends with a single node, removing that node is tested too (as
+/// Picireny's `EmptyDD` does): this is what lets HDD* reach a 1-tree-minimal tree.
+pub(crate) fn prune<T: Tree>(s: &mut Session<T>, nodes: &[T::Node]) -> Vec<T::Node> {
+    let tree: &T = s.tree;
+    let (judge, current) = (s.judge, s.current.as_slice());
+    // position[index of a node of `nodes`] = its position in `nodes`
+    let size = nodes
+        .iter()
+        .map(|&n| T::index(n))
+        .max()
+        .map_or(0, |m| m + 1);
+    let mut position = vec![usize::MAX; size];
+    for (i, &n) in nodes.iter().enumerate() {
+        position[T::index(n)] = i;
+    }
+    let test = |kept: &[usize]| -> bool {
+        let mut keep = vec![false; nodes.len()];
+        for &k in kept {
+            keep[k] = true;
+        }
+        let pruned = |n: T::Node| {
+            let i = T::index(n);
+            i < size && position[i] != usize::MAX && !keep[position[i]]
+        };
+        candidate_test(judge, current, &tree.unparse_pruned(&pruned))
+    };
+    let mut kept = ddmin_indices(nodes.len(), &test, &s.ddmin);
+    if kept.len() == 1 && !judge.is_cancelled() && test(&[]) {
+        kept.clear();
+    }
+    if kept.len() < nodes.len() {
+        let mut keep = vec![false; nodes.len()];
+        for &k in &kept {
+            keep[k] = true;
+        }
+        for (i, &n) in nodes.iter().enumerate() {
+            if !keep[i] {
+                s.tree.prune(n);
+            }
+        }
+        s.refresh();
+    }
+    kept.into_iter().map(|k| nodes[k]).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::algorithm::toy::{has, judge, Toy};
+    use crate::algorithm::{reduce, Tree};
+    use crate::{Base, Hoisting, TraversalOrder, TreeConfig};
+
+    /// Reduce the toy tree `src` with `config` under `interesting`; the output and every
+    /// candidate the oracle saw.
+    #[track_caller]
+    fn run(src: &str, config: &TreeConfig, interesting: fn(&str) -> bool) -> (String, Vec<String>) {
+        let mut tree = Toy::parse(src);
+        let (judge, log) = judge(interesting);
+        let out = reduce(&mut tree, &judge, config);
+        let out = String::from_utf8(out).unwrap();
+        assert_eq!(out.as_bytes(), tree.unparse(), "the output is the tree's");
+        let log = log.lock().unwrap().clone();
+        (out, log)
+    }
+
+    fn once(base: Base, hoist: Hoisting) -> TreeConfig {
+        TreeConfig {
+            fixpoint: false,
+            ..TreeConfig::new(base, hoist)
+        }
+    }
+
+    #[test]
+    fn tag_nodes_skips_hidden_and_pruned() {
+        let mut t = Toy::parse("(p (a .x y) (b z))");
+        let b = t.children(t.root())[1];
+        assert_eq!(super::tag_nodes(&t, 1).len(), 2);
+        t.prune(b);
+        let texts = |t: &Toy, l| {
+            super::tag_nodes(t, l)
+                .into_iter()
+                .map(|n| t.text_of(n))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(texts(&t, 1), ["x y"]);
+        assert_eq!(
+            texts(&t, 2),
+            ["y"],
+            "hidden .x is no unit, pruned b's z is not visited"
+        );
+    }
+
+    #[test]
+    fn hdd_goes_level_by_level() {
+        // Level 1 is {fn, stmt}, level 2 {x, body} (w is gone with stmt), level 3 {y, z}.
+        let (out, log) = run(
+            "(prog (fn x (body y z)) (stmt w))",
+            &once(Base::Hdd, Hoisting::None),
+            |c| has(c, "z"),
+        );
+        assert_eq!(out, "z");
+        assert_eq!(
+            log,
+            [
+                "",      // level 0: the root alone, so only its removal is tried
+                "x y z", // level 1: keep fn
+                "",      // ... and the single kept node's removal
+                "x",     // level 2: keep x
+                "y z",   // keep body
+                "", "y", // level 3
+                "z", "",
+            ]
+        );
+    }
+
+    #[test]
+    fn hdd_runs_ddmin_over_a_whole_level() {
+        // HDD puts a, b, c, d (two parents) into one DDMIN; HDDr does f's and g's apart.
+        let src = "(prog (f a b) (g c d))";
+        let (out, log) = run(src, &once(Base::Hdd, Hoisting::None), |c| has(c, "a d"));
+        assert_eq!(out, "a d");
+        assert!(
+            log.contains(&"a b".to_string()) && log.contains(&"c d".to_string()),
+            "{log:?}"
+        );
+        assert!(
+            log.iter().any(|c| c == "b c d"),
+            "a complement across parents: {log:?}"
+        );
+
+        let (out, log) = run(src, &once(Base::Hddr, Hoisting::None), |c| has(c, "a d"));
+        assert_eq!(out, "a d");
+        assert_eq!(
+            log,
+            [
+                "a b",   // prog's children: keep f
+                "c d",   // keep g
+                "a c d", // f's children: keep a (g untouched)
+                "c d",   // remove the single kept a too?
+                "a c",   // g's children: keep c
+                "a d",   // keep d
+                "a",     // remove the single kept d too?
+            ]
+        );
+    }
+
+    #[test]
+    fn hddr_breadth_first_and_depth_first() {
+        // Breadth-first visits prog, f, h, then g; depth-first prog, f, g, then h.
+        let src = "(prog (f (g a b) x) (h c d))";
+        let bf = TreeConfig {
+            order: TraversalOrder::BreadthFirst,
+            ..once(Base::Hddr, Hoisting::None)
+        };
+        let df = TreeConfig {
+            order: TraversalOrder::DepthFirst,
+            ..bf.clone()
+        };
+        let interesting = |c: &str| has(c, "a c");
+        let (out_bf, log_bf) = run(src, &bf, interesting);
+        let (out_df, log_df) = run(src, &df, interesting);
+        assert_eq!((out_bf.as_str(), out_df.as_str()), ("a c", "a c"));
+        // Both first keep g (drop x): "a b c d". Then breadth-first reduces h ("a b c" drops d)
+        // before g ("a c" drops b); depth-first reduces g ("a c d") before h ("a c").
+        assert_eq!(
+            log_bf,
+            ["a b x", "c d", "a b c d", "c d", "a b c", "a b", "a c", "c"]
+        );
+        assert_eq!(
+            log_df,
+            ["a b x", "c d", "a b c d", "c d", "a c d", "c d", "a c", "a"]
+        );
+    }
+
+    #[test]
+    fn coarse_hdd_only_tries_nodes_with_empty_replacement() {
+        // f's replacement is "F": Coarse HDD never prunes f, HDD does.
+        let src = "(prog (f/F a b) (g c))";
+        let (out, log) = run(src, &once(Base::CoarseHdd, Hoisting::None), |c| has(c, "a"));
+        assert_eq!(out, "a");
+        assert!(log.iter().all(|c| !c.contains('F')), "{log:?}");
+        let (out, log) = run(src, &once(Base::CoarseHddr, Hoisting::None), |c| {
+            has(c, "a")
+        });
+        assert_eq!(out, "a");
+        assert!(log.iter().all(|c| !c.contains('F')), "{log:?}");
+        let (_, log) = run(src, &once(Base::Hdd, Hoisting::None), |c| has(c, "a"));
+        assert!(log.iter().any(|c| c.contains('F')), "{log:?}");
+    }
+
+    #[test]
+    fn hdd_star_reaches_the_fixed_point() {
+        // s1 can only go once b is gone (b needs a), but the hidden x keeps s1's text alive:
+        // one HDD pass leaves "x c", HDD* is 1-tree-minimal.
+        let src = "(prog (s1 .x a) (s2 b c))";
+        let interesting = |c: &str| has(c, "c") && (!has(c, "b") || has(c, "a"));
+        let (out, _) = run(src, &once(Base::Hdd, Hoisting::None), interesting);
+        assert_eq!(out, "x c");
+        let (out, _) = run(
+            src,
+            &TreeConfig::new(Base::Hdd, Hoisting::None),
+            interesting,
+        );
+        assert_eq!(out, "c");
+        let (out, _) = run(
+            src,
+            &TreeConfig::new(Base::Hddr, Hoisting::None),
+            interesting,
+        );
+        assert_eq!(out, "c");
+    }
+
+    #[test]
+    fn hddh_hoists_at_each_level_right_after_pruning() {
+        let src = "(prog (w x (w a)) c)";
+        let (out, log) = run(src, &once(Base::Hdd, Hoisting::Interlace), |c| has(c, "a"));
+        assert_eq!(out, "a");
+        assert_eq!(
+            log,
+            [
+                "",    // level 0: remove the root?
+                "x a", // level 1: keep w
+                "", "a", // level 1, TMIN on {w}: hoist the inner w into its place
+                "",  // level 2: the hoisted w's only child
+            ]
+        );
+        // Plain HDD gets there by pruning x one level lower.
+        let (out, log) = run(src, &once(Base::Hdd, Hoisting::None), |c| has(c, "a"));
+        assert_eq!(out, "a");
+        assert_eq!(log, ["", "x a", "", "x", "a", "", ""]);
+    }
+}

@@ -1,0 +1,251 @@
+//! Hoisting (004 section III-C, dissertation section 7.2): the transformation-based
+//! minimizing algorithm TMIN (004 fig. 6) over the hoisting candidates chi(n) (fig. 7).
+//!
+//! The hoisting algorithms themselves (Hoist, Hoist^r, Coarse Hoist, Coarse Hoist^r of
+//! fig. 7.7, and the interlaced HDDH family of fig. 7.8) are the traversals of `hdd.rs` with a
+//! `Step` that calls [`tmin`].
+
+use crate::algorithm::{candidate_test, Session, Tree};
+
+/// chi(n): the hoistable descendants of `n`. From each child of `n`, descend until a node
+/// compatible with `n` is met (that node is a candidate, its subtree is not searched
+/// further). Pruned subtrees are skipped. Ordered farthest from `n` first (the papers'
+/// priority), source order among equally far candidates.
+pub(crate) fn chi<T: Tree>(tree: &T, n: T::Node) -> Vec<T::Node> {
+    let mut found: Vec<(usize, T::Node)> = Vec::new();
+    let mut stack: Vec<(T::Node, usize)> = tree.children(n).iter().rev().map(|&c| (c, 1)).collect();
+    while let Some((d, dist)) = stack.pop() {
+        if tree.is_pruned(d) || tree.is_hidden(d) {
+            continue;
+        }
+        if tree.compatible(n, d) {
+            found.push((dist, d));
+            continue;
+        }
+        stack.extend(tree.children(d).iter().rev().map(|&c| (c, dist + 1)));
+    }
+    // Stable: equally far candidates stay in source (pre-)order.
+    found.sort_by_key(|&(dist, _)| std::cmp::Reverse(dist));
+    found.into_iter().map(|(_, d)| d).collect()
+}
+
+/// TMIN^chi over `nodes` (one level, or the children of one node), committing each
+/// successful hoisting (TRANSFORM) as it is found.
+///
+/// For each configuration element, the candidates chi(t(n)) of its current image t(n) are
+/// tried farthest first; the first interesting one becomes the new image and its own
+/// candidates are tried next. Passes over all elements repeat until one pass finds nothing,
+/// so the result is 1-maximal: no single further hoisting of any element is interesting.
+/// Returns whether anything was hoisted.
+pub(crate) fn tmin<T: Tree>(s: &mut Session<T>, nodes: &[T::Node]) -> bool {
+    let mut image: Vec<T::Node> = nodes
+        .iter()
+        .copied()
+        .filter(|&n| !s.tree.is_pruned(n))
+        .collect();
+    let mut any = false;
+    loop {
+        let mut changed = false;
+        for slot in image.iter_mut() {
+            loop {
+                if s.cancelled() {
+                    return any;
+                }
+                let n = *slot;
+                let candidates = chi(&*s.tree, n);
+                let Some(d) = first_interesting(s, n, &candidates) else {
+                    break;
+                };
+                s.tree.hoist(n, d);
+                s.refresh();
+                *slot = d;
+                changed = true;
+                any = true;
+            }
+        }
+        if !changed {
+            return any;
+        }
+    }
+}
+
+/// The first of `candidates` (in order) whose hoisting into `n`'s place is interesting.
+/// With several jobs, windows of `jobs` candidates are tested at once and the first
+/// interesting one in order wins, so the answer does not depend on the number of jobs.
+fn first_interesting<T: Tree>(
+    s: &Session<T>,
+    n: T::Node,
+    candidates: &[T::Node],
+) -> Option<T::Node> {
+    let serialize = |d: T::Node| s.tree.unparse_hoisted(n, d);
+    let jobs = s.jobs();
+    if jobs == 1 {
+        return candidates.iter().copied().find(|&d| s.test(&serialize(d)));
+    }
+    for window in candidates.chunks(jobs) {
+        let texts: Vec<Vec<u8>> = window.iter().map(|&d| serialize(d)).collect();
+        let (judge, current) = (s.judge, s.current.as_slice());
+        let verdicts: Vec<bool> = std::thread::scope(|scope| {
+            let handles: Vec<_> = texts
+                .iter()
+                .map(|t| scope.spawn(move || candidate_test(judge, current, t)))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .collect()
+        });
+        if let Some(i) = verdicts.iter().position(|&v| v) {
+            return Some(window[i]);
+        }
+        if judge.is_cancelled() {
+            return None;
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::chi;
+    use crate::algorithm::toy::{has, judge, Toy};
+    use crate::algorithm::{reduce, Session, Step, Tree};
+    use crate::{hdd, Base, DdminOptions, Hoisting, TraversalOrder, TreeConfig};
+
+    /// One pass of Hoist (`recursive`: Hoist^r; `coarse`: Coarse Hoist(^r)) alone on the toy
+    /// tree `src`: the output and every candidate the oracle saw.
+    #[track_caller]
+    fn hoist_once(
+        src: &str,
+        recursive: bool,
+        coarse: bool,
+        interesting: fn(&str) -> bool,
+    ) -> (String, Vec<String>) {
+        let mut tree = Toy::parse(src);
+        let (judge, log) = judge(interesting);
+        let mut s = Session::new(&mut tree, &judge, &DdminOptions::default());
+        let step = Step {
+            prune: false,
+            hoist: true,
+            coarse,
+        };
+        if recursive {
+            hdd::recursive(&mut s, step, TraversalOrder::BreadthFirst);
+        } else {
+            hdd::levels(&mut s, step);
+        }
+        let out = String::from_utf8(s.current).unwrap();
+        let log = log.lock().unwrap().clone();
+        (out, log)
+    }
+
+    #[test]
+    fn chi_stops_at_compatible_nodes_and_puts_the_farthest_first() {
+        let mut t = Toy::parse("(s (blk (s a) (if (s (blk (s b))) c)) (s d))");
+        let texts = |t: &Toy, n| {
+            chi(t, n)
+                .into_iter()
+                .map(|d| t.text_of(d))
+                .collect::<Vec<_>>()
+        };
+        // (s b) is below the candidate (s (blk (s b))), so it is not one; (s d) is a child.
+        assert_eq!(texts(&t, t.root()), ["b", "a", "d"]);
+        let far = chi(&t, t.root())[0];
+        t.prune(far);
+        assert_eq!(
+            texts(&t, t.root()),
+            ["a", "d"],
+            "pruned subtrees offer no candidates"
+        );
+        let tok = t.find("c");
+        assert!(chi(&t, tok).is_empty());
+    }
+
+    #[test]
+    fn hoist_tries_the_farthest_candidate_first() {
+        // Both hoistings of the root are interesting; the farther one, (s b), is taken.
+        let (out, log) = hoist_once("(s (blk (s a) (if (s b))))", false, false, |c| {
+            has(c, "a") || has(c, "b")
+        });
+        assert_eq!(log, ["b"]);
+        assert_eq!(out, "b");
+        // When it is not interesting, the nearer one is tried next.
+        let (out, log) = hoist_once("(s (blk (s a) (if (s b))))", false, false, |c| has(c, "a"));
+        assert_eq!(log, ["b", "a"]);
+        assert_eq!(out, "a");
+    }
+
+    #[test]
+    fn tmin_follows_a_chain_of_hoistings() {
+        // chi(root) is only (e y (e z)); once it is hoisted, its own candidate (e z) is next.
+        let (out, log) = hoist_once("(e x (e y (e z)))", false, false, |c| has(c, "z"));
+        assert_eq!(log, ["y z", "z"]);
+        assert_eq!(out, "z");
+    }
+
+    #[test]
+    fn tmin_is_one_maximal() {
+        // Hoisting a (dropping p) only works once b has been hoisted (dropping r): TMIN makes a
+        // second pass over the level, so a single Hoist pass gives "q s".
+        let (out, log) = hoist_once("(top (a p (a q)) (b r (b s)))", false, false, |c| {
+            has(c, "q s") && (has(c, "p") || !has(c, "r"))
+        });
+        assert_eq!(log, ["q r s", "p q s", "q s"]);
+        assert_eq!(out, "q s");
+    }
+
+    #[test]
+    fn hoist_r_works_on_children_and_never_hoists_the_root() {
+        let src = "(w p (w q))";
+        let (out, log) = hoist_once(src, false, false, |c| has(c, "q"));
+        assert_eq!(
+            (out.as_str(), log.len()),
+            ("q", 1),
+            "Hoist: level 0 is the root"
+        );
+        let (out, log) = hoist_once(src, true, false, |c| has(c, "q"));
+        assert_eq!(
+            out, "p q",
+            "Hoist^r: the root's children p and (w q) have no candidates"
+        );
+        assert!(log.is_empty());
+        let (out, log) = hoist_once("(top (w p (w q)) (w r))", true, false, |c| has(c, "q"));
+        assert_eq!((out.as_str(), &log[..]), ("q r", &["q r".to_string()][..]));
+    }
+
+    #[test]
+    fn coarse_hoist_only_hoists_nodes_with_empty_replacement() {
+        // w's replacement is "W", so Coarse Hoist leaves it; v is hoisted.
+        let src = "(prog (w/W x (w a)) (v y (v b)))";
+        for recursive in [false, true] {
+            let (out, log) = hoist_once(src, recursive, true, |c| has(c, "a b"));
+            assert_eq!(log, ["x a b"]);
+            assert_eq!(out, "x a b");
+            let (out, log) = hoist_once(src, recursive, false, |c| has(c, "a b"));
+            assert_eq!(log, ["a y b", "a b"]);
+            assert_eq!(out, "a b");
+        }
+    }
+
+    #[test]
+    fn parallel_tmin_gives_the_sequential_result() {
+        let src = "(s (blk (s a) (if (s b) (s c)) (s (blk (s d) e))) (s f (s g)))";
+        let interesting = |c: &str| has(c, "d") || has(c, "g c");
+        let mut outs = Vec::new();
+        for jobs in [1, 2, 3] {
+            let config = TreeConfig {
+                ddmin: DdminOptions {
+                    jobs,
+                    ..DdminOptions::default()
+                },
+                ..TreeConfig::new(Base::Hdd, Hoisting::Both)
+            };
+            let mut tree = Toy::parse(src);
+            let (judge, _) = judge(interesting);
+            outs.push(String::from_utf8(reduce(&mut tree, &judge, &config)).unwrap());
+        }
+        assert_eq!(outs[0], "d");
+        assert_eq!(outs[0], outs[1]);
+        assert_eq!(outs[0], outs[2]);
+    }
+}

@@ -1,0 +1,133 @@
+//! Grammar-aware reduction end to end: C with a gcc oracle, JavaScript with a node oracle,
+//! inputs with syntax errors, the syntax filter, and the debug options.
+
+use crate::util::{is_interesting, Dir};
+
+fn stats(d: &Dir) -> serde_json::Value {
+    serde_json::from_slice(&d.read("s.json")).unwrap()
+}
+
+#[test]
+fn c_helloworld_with_gcc() {
+    let d = Dir::new();
+    d.copy_fixture("c/helloworld");
+    let run = d.run(&["--test", "./oracle.sh", "--stats", "s.json", "helloworld.c"]);
+    run.expect_code(0)
+        .expect_stderr("result in helloworld.reduced.c");
+    let s = stats(&d);
+    assert_eq!(s["language"], "c");
+    assert_eq!(s["input_chars"], 42);
+    let out = d.read("helloworld.reduced.c");
+    assert!(is_interesting(&d.join("oracle.sh"), "helloworld.c", &out));
+    // The paper's hoisting variants reach 35 non-whitespace characters (004 Table II).
+    assert!(
+        s["output_chars"].as_u64().unwrap() <= 35,
+        "{s}\n{}",
+        String::from_utf8_lossy(&out)
+    );
+    assert!(d.tmp_entries().is_empty());
+}
+
+#[test]
+fn javascript_typeerror_with_node() {
+    // The fixture's node oracle on a smaller program than the fixture's (node starts slowly).
+    let d = Dir::new();
+    d.copy_fixture("javascript/typeerror");
+    let input = "const rate = 2;\nfunction note(o) {\n  return o.note.length;\n}\nconsole.log(rate * 21);\nnote({ id: 1 });\n";
+    d.write("input.js", input);
+    d.run(&[
+        "--test",
+        "oracle.sh",
+        "-j",
+        "2",
+        "--stats",
+        "s.json",
+        "-q",
+        "input.js",
+    ])
+    .expect_code(0);
+    let out = d.read("input.reduced.js");
+    assert!(is_interesting(&d.join("oracle.sh"), "input.js", &out));
+    assert!(
+        out.len() * 2 < input.len(),
+        "{}",
+        String::from_utf8_lossy(&out)
+    );
+    assert_eq!(stats(&d)["language"], "javascript");
+}
+
+#[test]
+fn input_with_syntax_errors_is_reduced_with_a_warning() {
+    let d = Dir::new();
+    d.write(
+        "broken.c",
+        "int x = 1;\nint y = ;\nint z = 3;\nint w = 4;\n",
+    );
+    d.script("oracle.sh", r#"grep -q 'z = 3' "$1""#);
+    let run = d.run(&["--test", "oracle.sh", "--stats", "s.json", "broken.c"]);
+    run.expect_code(0).expect_stderr(
+        "warning: broken.c does not parse cleanly as c (1 syntax errors); reducing anyway",
+    );
+    assert_eq!(stats(&d)["input_syntax_errors"], 1);
+    let out = d.read_string("broken.reduced.c");
+    assert!(out.contains("z = 3") && !out.contains("w = 4"), "{out}");
+}
+
+#[test]
+fn syntax_filter_skips_broken_candidates() {
+    let d = Dir::new();
+    d.write(
+        "f.c",
+        "int f(int a, int b) { return a + b; }\nint g(void) { return f(1, 2); }\n",
+    );
+    d.script("oracle.sh", r#"grep -q 'return' "$1""#);
+    d.run(&["--test", "oracle.sh", "--stats", "s.json", "f.c"])
+        .expect_code(0);
+    let s = stats(&d);
+    assert!(s["syntax_filtered"].as_u64().unwrap() > 0, "{s}");
+    assert_eq!(s["syntax_filter"], true);
+    // Every candidate the oracle saw parsed as well as the input, so the result does too.
+    d.run(&["--print-tree-stats", "f.reduced.c"])
+        .expect_code(0)
+        .stdout
+        .contains("syntax errors: 0\n")
+        .then_some(())
+        .expect("the filtered result has syntax errors");
+    d.run(&[
+        "--test",
+        "oracle.sh",
+        "--stats",
+        "s.json",
+        "--no-syntax-filter",
+        "f.c",
+    ])
+    .expect_code(0);
+    let s = stats(&d);
+    assert_eq!(s["syntax_filtered"], 0);
+    assert_eq!(s["syntax_filter"], false);
+}
+
+#[test]
+fn dump_tree_and_tree_stats_need_no_oracle() {
+    let d = Dir::new();
+    d.write("a.c", "int main(void) { return 1; }\n");
+    let run = d.run(&["--dump-tree", "a.c"]);
+    run.expect_code(0);
+    assert!(run.stdout.starts_with("translation_unit"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("      number_literal opt \"1\"\n"),
+        "{}",
+        run.stdout
+    );
+    let run = d.run(&["--print-tree-stats", "a.c"]);
+    run.expect_code(0);
+    assert!(
+        run.stdout.contains("bytes: 29\nsyntax errors: 0\n"),
+        "{}",
+        run.stdout
+    );
+    // Without a debug option the oracle is required.
+    d.run(&["a.c"])
+        .expect_code(2)
+        .expect_stderr("--test <ORACLE>");
+}
