@@ -186,6 +186,21 @@ fn usage_errors_are_clap_errors() {
 }
 
 #[test]
+fn no_temporary_directory() {
+    let d = setup();
+    let run = d
+        .cmd()
+        .args(["--test", "ok.sh", "input.txt"])
+        .env("TMPDIR", d.join("missing"))
+        .output()
+        .unwrap();
+    let run = crate::util::Run::from(run);
+    run.expect_code(1)
+        .expect_stderr("treedd: error: cannot make a temporary directory in ")
+        .expect_stderr("missing: No such file or directory");
+}
+
+#[test]
 fn output_not_writable() {
     let d = setup();
     d.run(&[

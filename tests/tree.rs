@@ -131,3 +131,24 @@ fn dump_tree_and_tree_stats_need_no_oracle() {
         .expect_code(2)
         .expect_stderr("--test <ORACLE>");
 }
+
+#[test]
+fn jobs_do_not_change_a_tree_reduction() {
+    // Several 1-minimal answers: any three `h(` survive, whichever the algorithm meets first.
+    let d = Dir::new();
+    d.write(
+        "m.c",
+        "int h(int x) { return x; }\nint a(void) { return h(1) + h(2); }\n\
+         int b(void) { int y = h(3); return y * h(4); }\nint c(void) { return h(5) - 1; }\n",
+    );
+    d.script("oracle.sh", r#"test "$(grep -o 'h(' "$1" | wc -l)" -ge 3"#);
+    let mut results = Vec::new();
+    for jobs in ["1", "3"] {
+        let out = format!("out{jobs}.c");
+        d.run(&["--test", "oracle.sh", "-j", jobs, "-o", &out, "-q", "m.c"])
+            .expect_code(0);
+        results.push(d.read_string(&out));
+    }
+    assert_eq!(results[0], results[1]);
+    assert_eq!(results[0], "int h(){}\nint a() { return h() + h(); }\n");
+}

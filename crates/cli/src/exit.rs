@@ -4,7 +4,7 @@
 //! | code | meaning |
 //! |------|---------|
 //! | 0    | reduction finished; the result is in the output file |
-//! | 1    | any other error (I/O while reducing, internal error) |
+//! | 1    | any other error (no temporary directory, I/O while reducing, internal error) |
 //! | 2    | command-line syntax error (unknown flag, missing value; reported by clap) |
 //! | 3    | the input file is missing or unreadable |
 //! | 4    | the oracle is missing, not executable, or cannot be started |

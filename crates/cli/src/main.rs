@@ -235,7 +235,15 @@ fn build_oracle(args: &Args) -> anyhow::Result<Arc<CommandOracle>> {
         .file_name(file_name)
         .timeout(args.timeout.map(Duration::from_secs_f64))
         .build()
-        .map_err(|e| Fatal::new(exit::ORACLE, e.to_string()))?;
+        .map_err(|e| {
+            let code = match e {
+                treedd_reduce::Error::TempRoot { .. } | treedd_reduce::Error::TempDir(_) => {
+                    exit::FAILURE
+                }
+                _ => exit::ORACLE,
+            };
+            Fatal::new(code, e.to_string())
+        })?;
     Ok(Arc::new(oracle))
 }
 

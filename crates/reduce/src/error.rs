@@ -23,4 +23,10 @@ pub enum Error {
     /// A temporary directory could not be made or written.
     #[error("cannot prepare a temporary directory: {0}")]
     TempDir(std::io::Error),
+    /// No temporary directory can be made under the oracle runner's root (`$TMPDIR`).
+    #[error("cannot make a temporary directory in {path}: {source}")]
+    TempRoot {
+        path: PathBuf,
+        source: std::io::Error,
+    },
 }

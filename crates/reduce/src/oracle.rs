@@ -128,6 +128,14 @@ impl CommandOracleBuilder {
             Some(dir) => std::path::absolute(dir).map_err(Error::TempDir)?,
             None => std::env::temp_dir(),
         };
+        // Fail now, with a clear error, rather than on every run.
+        tempfile::Builder::new()
+            .prefix("treedd-")
+            .tempdir_in(&temp_root)
+            .map_err(|source| Error::TempRoot {
+                path: temp_root.clone(),
+                source,
+            })?;
         Ok(CommandOracle {
             program,
             file_name: self.file_name.clone(),
@@ -573,6 +581,12 @@ mod tests {
         assert!(matches!(
             CommandOracleBuilder::new("treedd-no-such-program-anywhere").build(),
             Err(Error::OracleNotFound(_))
+        ));
+        assert!(matches!(
+            CommandOracleBuilder::new("true")
+                .temp_root(t.path().join("missing"))
+                .build(),
+            Err(Error::TempRoot { .. })
         ));
         // A bare name is looked up in PATH.
         assert!(CommandOracleBuilder::new("true").build().is_ok());
