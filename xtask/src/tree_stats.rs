@@ -18,9 +18,11 @@ fn quality_sample(bytes: usize) -> usize {
 
 pub fn run(args: &[String]) -> anyhow::Result<()> {
     let show_failures = args.iter().any(|a| a == "--failures");
-    let args: Vec<&String> = args.iter().filter(|a| *a != "--failures").collect();
+    let no_quality = args.iter().any(|a| a == "--no-quality");
+    let dump = args.iter().any(|a| a == "--dump");
+    let args: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
     if args.is_empty() {
-        bail!("usage: cargo xtask tree-stats [--failures] FILE...");
+        bail!("usage: cargo xtask tree-stats [--failures] [--no-quality] [--dump] FILE...");
     }
     println!(
         "{:<40} {:>9} {:>8} {:>7} {:>8} {:>7} {:>7} {:>6} {:>9} {:>8} {:>7}",
@@ -47,7 +49,17 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
         let ms = start.elapsed().as_secs_f64() * 1000.0;
         let rss = peak_rss_mb();
         let s = tree.stats();
-        let q = replacement_quality(&tree, quality_sample(src.len()));
+        if dump {
+            print!("{}", treedd_tree::dump(&tree));
+        }
+        let q = replacement_quality(
+            &tree,
+            if no_quality {
+                0
+            } else {
+                quality_sample(src.len())
+            },
+        );
         let e = per_lang.entry(lang.name()).or_default();
         e.0 += q.ok;
         e.1 += q.tested;

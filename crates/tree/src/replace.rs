@@ -628,8 +628,11 @@ pub fn replacement_quality(tree: &crate::RTree, limit: usize) -> Quality {
         .into_iter()
         .filter(|&n| n != tree.root() && !tree.is_hidden(n))
         .collect();
-    let step = nodes.len().div_ceil(limit.max(1)).max(1);
     let mut q = Quality::default();
+    if limit == 0 {
+        return q;
+    }
+    let step = nodes.len().div_ceil(limit).max(1);
     for &n in nodes.iter().step_by(step) {
         let text = tree.unparse_with(&|m| {
             if m == n {
