@@ -9,12 +9,20 @@ use std::time::Instant;
 use anyhow::{bail, Context};
 use treedd_tree::{replacement_quality, Lang, RTree};
 
-/// Nodes tested for the replacement rate per file (evenly spread; large inputs are sampled).
-const QUALITY_SAMPLE: usize = 2000;
+/// Nodes tested for the replacement rate per file (evenly spread): at most 2000, and for
+/// large inputs as many as fit in about 20 MB of re-parsed text (each test re-parses the
+/// whole input).
+fn quality_sample(bytes: usize) -> usize {
+    (20_000_000 / bytes.max(1)).clamp(20, 2000)
+}
 
 pub fn run(args: &[String]) -> anyhow::Result<()> {
+    let show_failures = args.iter().any(|a| a == "--failures");
+    let no_quality = args.iter().any(|a| a == "--no-quality");
+    let dump = args.iter().any(|a| a == "--dump");
+    let args: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
     if args.is_empty() {
-        bail!("usage: cargo xtask tree-stats FILE...");
+        bail!("usage: cargo xtask tree-stats [--failures] [--no-quality] [--dump] FILE...");
     }
     println!(
         "{:<40} {:>9} {:>8} {:>7} {:>8} {:>7} {:>7} {:>6} {:>9} {:>8} {:>7}",
@@ -37,11 +45,21 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
             .with_context(|| format!("{arg}: unknown language (extension)"))?;
         let src = std::fs::read(path).with_context(|| format!("reading {arg}"))?;
         let start = Instant::now();
-        let tree = RTree::build(lang, &src).with_context(|| arg.clone())?;
+        let tree = RTree::build(lang, &src).with_context(|| arg.to_string())?;
         let ms = start.elapsed().as_secs_f64() * 1000.0;
         let rss = peak_rss_mb();
         let s = tree.stats();
-        let q = replacement_quality(&tree, QUALITY_SAMPLE);
+        if dump {
+            print!("{}", treedd_tree::dump(&tree));
+        }
+        let q = replacement_quality(
+            &tree,
+            if no_quality {
+                0
+            } else {
+                quality_sample(src.len())
+            },
+        );
         let e = per_lang.entry(lang.name()).or_default();
         e.0 += q.ok;
         e.1 += q.tested;
@@ -68,8 +86,13 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
             rss,
             100.0 * q.rate()
         );
+        if show_failures {
+            for (what, repl) in &q.failures {
+                println!("    failed: {what} -> {repl:?}");
+            }
+        }
     }
-    for (lang, (ok, tested)) in per_lang {
+    for (lang, &(ok, tested)) in &per_lang {
         let rate = if tested == 0 {
             100.0
         } else {

@@ -81,3 +81,173 @@ fn group(raw: &Raw, members: &[u32], tail: KindId, scratch: &mut Vec<u32>) -> It
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use expect_test::{expect, Expect};
+
+    use crate::{count_errors, dump, Edit, Lang, RTree};
+
+    /// Snapshot of the tree, and every group of a flattened chain (kind `*/tail` or an
+    /// optional element of a chain node) can be removed alone without syntax errors.
+    #[track_caller]
+    fn check(lang: Lang, src: &str, expect: Expect) {
+        let tree = RTree::build(lang, src.as_bytes()).unwrap();
+        expect.assert_eq(&dump(&tree));
+        for n in tree.preorder() {
+            if tree.kind(n).ends_with("/tail") {
+                let text = tree.unparse_with(&|m| if m == n { Edit::Prune } else { Edit::Keep });
+                assert_eq!(
+                    count_errors(lang, &text),
+                    0,
+                    "{}",
+                    String::from_utf8_lossy(&text)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn binary_chain() {
+        check(
+            Lang::JavaScript,
+            "a + b - c + d",
+            expect![[r#"
+                program>binary_expression
+                  binary_expression => "0&0"
+                    identifier "a"
+                    + hidden "+"
+                    identifier "b"
+                  binary_expression/tail opt
+                    - hidden "-"
+                    identifier "c"
+                  binary_expression/tail opt
+                    + hidden "+"
+                    identifier "d"
+            "#]],
+        );
+    }
+
+    #[test]
+    fn call_member_chain() {
+        check(
+            Lang::JavaScript,
+            "a.b().c(1).d",
+            expect![[r#"
+                program>member_expression
+                  member_expression => "0 .x"
+                    identifier "a"
+                    . hidden "."
+                    property_identifier "b"
+                  arguments opt
+                    ( hidden "("
+                    ) hidden ")"
+                  member_expression/tail opt
+                    . hidden "."
+                    property_identifier "c"
+                  arguments opt
+                    ( hidden "("
+                    number opt "1"
+                    ) hidden ")"
+                  member_expression/tail opt
+                    . hidden "."
+                    property_identifier "d"
+            "#]],
+        );
+    }
+
+    #[test]
+    fn else_if_chain_through_else_clause() {
+        check(
+            Lang::C,
+            "void f() { if (a) x(); else if (b) y(); else z(); }",
+            expect![[r#"
+                translation_unit>function_definition
+                  primitive_type "void"
+                  function_declarator => "a()"
+                    identifier "f"
+                    parameter_list => "()"
+                      ( hidden "("
+                      ) hidden ")"
+                  compound_statement => "{}"
+                    { hidden "{"
+                    if_statement opt
+                      if_statement/tail opt
+                        if hidden "if"
+                        parenthesized_expression => "(a)"
+                          ( hidden "("
+                          identifier hidden "a"
+                          ) hidden ")"
+                        expression_statement => ";"
+                          call_expression opt
+                            identifier "x"
+                            argument_list => "()"
+                              ( hidden "("
+                              ) hidden ")"
+                          ; hidden ";"
+                        else hidden "else"
+                      if_statement => "if(a);"
+                        if hidden "if"
+                        parenthesized_expression => "(a)"
+                          ( hidden "("
+                          identifier "b"
+                          ) hidden ")"
+                        expression_statement => ";"
+                          call_expression opt
+                            identifier "y"
+                            argument_list => "()"
+                              ( hidden "("
+                              ) hidden ")"
+                          ; hidden ";"
+                        else_clause opt
+                          else hidden "else"
+                          expression_statement => ";"
+                            call_expression opt
+                              identifier "z"
+                              argument_list => "()"
+                                ( hidden "("
+                                ) hidden ")"
+                            ; hidden ";"
+                    } hidden "}"
+            "#]],
+        );
+    }
+
+    #[test]
+    fn right_recursive_assignment() {
+        check(
+            Lang::Java,
+            "class A { void f() { a = b = c = 1; } }",
+            expect![[r#"
+                program>class_declaration
+                  class hidden "class"
+                  identifier "A"
+                  class_body => "{}"
+                    { hidden "{"
+                    method_declaration opt
+                      void_type hidden "void"
+                      identifier "f"
+                      formal_parameters => "()"
+                        ( hidden "("
+                        ) hidden ")"
+                      block => "{}"
+                        { hidden "{"
+                        expression_statement opt
+                          assignment_expression => "a=a"
+                            assignment_expression/tail opt
+                              identifier hidden "a"
+                              = hidden "="
+                            assignment_expression/tail opt
+                              identifier "b"
+                              = hidden "="
+                            assignment_expression => "a=a"
+                              identifier "c"
+                              = hidden "="
+                              decimal_integer_literal "1"
+                          ; hidden ";"
+                        } hidden "}"
+                    } hidden "}"
+            "#]],
+        );
+    }
+}

@@ -114,8 +114,12 @@ pub(crate) struct LangData {
     pub error: KindId,
     /// Minimal replacement per kind (None: unknown, use the node's own text).
     pub min: Vec<Option<Box<[u8]>>>,
-    /// (canonical parent kind, field id or 0 for unnamed children) -> may be empty.
-    pub positions: HashMap<(KindId, u16), bool>,
+    /// (canonical parent kind, field id or 0 for unnamed children) -> position class:
+    /// 0 required, 1 may be empty, 2 one of several (removable while a sibling remains).
+    pub positions: HashMap<(KindId, u16), u8>,
+    /// (canonical parent kind, child kind) -> position class of an unnamed child of that
+    /// kind, where it differs from the parent's default for unnamed children.
+    kind_positions: HashMap<(KindId, KindId), u8>,
     /// Compatibility group per kind (0: compatible only with itself).
     pub compat: Vec<u16>,
     /// Flattening family per kind (0: none).
@@ -170,8 +174,15 @@ impl LangData {
         }
 
         let mut positions = HashMap::new();
-        for (parent, field, optional) in parse_positions(spec.positions) {
+        let mut kind_positions = HashMap::new();
+        for (parent, field, class) in parse_positions(spec.positions) {
             let Some(p) = by_name(&parent) else { continue };
+            if let Some(kind) = field.strip_prefix('*').filter(|k| !k.is_empty()) {
+                if let Some(k) = by_name(kind) {
+                    kind_positions.insert((p, k), class);
+                }
+                continue;
+            }
             let f = if field == "*" {
                 0
             } else {
@@ -180,7 +191,7 @@ impl LangData {
                     None => continue,
                 }
             };
-            positions.insert((p, f), optional);
+            positions.insert((p, f), class);
         }
 
         let groups = |text: &str| -> Vec<u16> {
@@ -223,6 +234,7 @@ impl LangData {
             error,
             min,
             positions,
+            kind_positions,
             compat,
             family,
             link,
@@ -256,18 +268,21 @@ impl LangData {
         k > self.error
     }
 
-    /// May a child with this field (0: none) of a `parent` node be removed?
-    pub fn optional(&self, parent: KindId, field: u16, child_named: bool) -> bool {
+    /// Position class of a child with this field (0: none) of a `parent` node: 0 required,
+    /// 1 may be empty, 2 may be removed while a sibling in the same field remains.
+    pub fn position_class(&self, parent: KindId, field: u16, child: KindId) -> u8 {
         if parent == self.error {
-            return true;
+            return 1;
         }
-        if field == 0 && !child_named {
-            return false;
+        if field == 0 {
+            if !self.named[child as usize] {
+                return 0;
+            }
+            if let Some(&class) = self.kind_positions.get(&(parent, child)) {
+                return class;
+            }
         }
-        self.positions
-            .get(&(parent, field))
-            .copied()
-            .unwrap_or(false)
+        self.positions.get(&(parent, field)).copied().unwrap_or(0)
     }
 }
 

@@ -44,7 +44,7 @@ mod tests {
                 translation_unit>declaration
                   storage_class_specifier>static opt "static"
                   primitive_type hidden "int"
-                  identifier opt "x"
+                  identifier "x"
                   ; hidden ";"
             "#]],
         );
