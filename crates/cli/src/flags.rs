@@ -25,7 +25,13 @@ EXIT STATUS:
   (flaky oracle), 9 output not writable, 130 interrupted (best result so far kept)";
 
 #[derive(Parser, Debug)]
-#[command(name = "treedd", version, about = ABOUT, after_help = ORACLE_HELP)]
+#[command(
+    name = "treedd",
+    version,
+    about = ABOUT,
+    after_help = ORACLE_HELP,
+    override_usage = "treedd --test ORACLE [OPTIONS] INPUT\n       treedd --dump-tree|--print-tree-stats [--language LANG] INPUT"
+)]
 pub struct Args {
     /// The file to reduce (never modified)
     #[arg(value_name = "INPUT")]
@@ -90,7 +96,7 @@ pub struct Args {
     #[arg(long, value_enum, help_heading = "REDUCTION")]
     pub preset: Option<Preset>,
 
-    /// ddmin's split factor nu (>= 2)
+    /// ddmin's split factor nu (>= 2) [default: 2]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(2..),
           help_heading = "REDUCTION")]
     pub split_factor: Option<u32>,
