@@ -152,3 +152,39 @@ fn jobs_do_not_change_a_tree_reduction() {
     assert_eq!(results[0], results[1]);
     assert_eq!(results[0], "int h(){}\nint a() { return h() + h(); }\n");
 }
+
+#[test]
+fn dump_tree_into_a_closed_pipe_is_not_an_error() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let d = Dir::new();
+    let src: String = (0..2000)
+        .map(|i| format!("int f{i}(int a) {{ return a + {i}; }}\n"))
+        .collect();
+    d.write("big.c", src);
+    let mut child = d
+        .cmd()
+        .args(["--dump-tree", "big.c"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert_eq!(first, "translation_unit\n");
+    // The reader is gone: treedd's next writes fail with EPIPE.
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -1870,6 +1870,7 @@ fn tree_building(treedd: &Path, xtask: &Path, suite: &Path) -> Result<String> {
     let bytes = fs::metadata(&case.input)?.len();
     let dir = Scratch::new("micro-tree")?;
     let dump = dir.path().join("dump.txt");
+    let log = dir.path().join("stderr.txt");
     let finished = run_watched(
         Command::new(treedd)
             .arg("--test")
@@ -1879,39 +1880,55 @@ fn tree_building(treedd: &Path, xtask: &Path, suite: &Path) -> Result<String> {
             .current_dir(dir.path())
             .stdin(Stdio::null())
             .stdout(fs::File::create(&dump)?)
-            .stderr(Stdio::null()),
+            .stderr(fs::File::create(&log)?),
         Some(Duration::from_secs(600)),
     )?;
     let dump_lines = fs::read(&dump)
-        .map(|d| d.split(|&b| b == b'\n').count() - 1)
+        .map(|d| d.split(|&b| b == b'\n').count().saturating_sub(1))
         .unwrap_or(0);
+    let status = if finished.status.success() {
+        format!("printed {} lines", thousands(dump_lines as u64))
+    } else {
+        let log = fs::read_to_string(&log).unwrap_or_default();
+        format!("{}: `{}`", finished.status, log.trim())
+    };
     let mut out = format!(
-        "{} ({} bytes), `treedd --dump-tree` (release; parse, build, print {} lines): \
-         wall **{:.3} s**, own CPU {} s, peak RSS **{} MiB**, {}.\n",
+        "{} ({} bytes), release `treedd --dump-tree` (process start, parse, tree build; {status}): \
+         wall **{:.3} s**, own CPU {} s, peak RSS **{} MiB**.\n",
         case.name,
         thousands(bytes),
-        thousands(dump_lines as u64),
         finished.wall.as_secs_f64(),
-        finished
-            .cpu_self
-            .map_or("?".to_string(), |c| format!("{c:.2}")),
+        finished.cpu_self.map_or("?".to_string(), |c| format!("{c:.2}")),
         finished
             .max_rss_kib
             .map_or("?".to_string(), |k| format!("{:.1}", k as f64 / 1024.0)),
-        finished.status
     );
-    // `cargo xtask tree-stats` (helper `tree`), run by this same binary; dev profile.
-    let stats = Command::new(xtask)
-        .arg("tree-stats")
-        .arg(&case.input)
-        .output()?;
-    if stats.status.success() {
-        let _ = write!(
-            out,
-            "\n`cargo xtask tree-stats` (dev profile) on the same input:\n\n```\n{}```\n",
-            String::from_utf8_lossy(&stats.stdout)
-        );
-    }
+    // The same in this process (dev profile: tree-sitter at opt-level 3, treedd crates at 1).
+    let src = fs::read(&case.input)?;
+    let lang = treedd_tree::Lang::from_path(&case.input)
+        .ok_or_else(|| anyhow!("{}: no grammar for this extension", case.input.display()))?;
+    let rss_before = proc_peak_rss_kib(std::process::id() as libc::pid_t);
+    let start = Instant::now();
+    let tree = treedd_tree::RTree::build(lang, &src)
+        .map_err(|e| anyhow!("{}: {e}", case.input.display()))?;
+    let build = start.elapsed();
+    let rss_after = proc_peak_rss_kib(std::process::id() as libc::pid_t);
+    let s = tree.stats();
+    let _ = writeln!(
+        out,
+        "\nIn-process `RTree::build` (xtask, dev profile): **{:.1} ms**; tree-sitter nodes {}, \
+         height {}; reduction tree nodes {} ({} tokens), height {}; parse errors {}; \
+         peak RSS of the xtask process {} -> {} MiB.",
+        build.as_secs_f64() * 1000.0,
+        thousands(s.raw_nodes as u64),
+        s.raw_height,
+        thousands(s.nodes as u64),
+        thousands(s.tokens as u64),
+        s.height,
+        s.errors,
+        rss_before.map_or("?".to_string(), |k| format!("{:.1}", k as f64 / 1024.0)),
+        rss_after.map_or("?".to_string(), |k| format!("{:.1}", k as f64 / 1024.0)),
+    );
     Ok(out)
 }
 
@@ -1981,6 +1998,7 @@ fn micro(treedd: Option<PathBuf>, publish: bool) -> Result<()> {
         }
     }
     let raw_rate = n as f64 / start.elapsed().as_secs_f64();
+    eprintln!("bench micro: no-op oracle started directly: {raw_rate:.0} runs/s");
 
     // 2. Reductions with the no-op oracle.
     let js = micro_js_input(150);
@@ -2010,6 +2028,7 @@ fn micro(treedd: Option<PathBuf>, publish: bool) -> Result<()> {
     ];
     for (what, input, markers, config) in &cases {
         for jobs in [1, 2] {
+            eprintln!("bench micro: {what}, {}, jobs {jobs}", config.paper_name());
             let dir = Scratch::new("micro-run")?;
             let name = input.file_name().unwrap_or_default();
             let output = dir.path().join(name);
