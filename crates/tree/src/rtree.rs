@@ -419,13 +419,13 @@ impl RTree {
         let mut hops = 0;
         loop {
             if self.is_pruned(n) {
-                w.replacement(self.replacement(slot_node));
+                self.write_replacement(slot_node, w);
                 return None;
             }
             match edits(n) {
                 Edit::Keep => break,
                 Edit::Prune => {
-                    w.replacement(self.replacement(slot_node));
+                    self.write_replacement(slot_node, w);
                     return None;
                 }
                 Edit::Hoist(d) if d != n && hops < 64 => {
@@ -450,6 +450,24 @@ impl RTree {
             mark_end: 0,
             elem_start: 0,
         })
+    }
+
+    /// A pruned node: its replacement, after the whitespace that preceded the node when
+    /// that holds a line break and the replacement is not empty (so line structure
+    /// survives, and pruning `int` at the start of a line to `int` changes nothing).
+    fn write_replacement(&self, n: NodeId, w: &mut Writer<'_>) {
+        let repl = self.replacement(n);
+        let prefix = match self.first_token(n) {
+            Some(t) if !repl.is_empty() => {
+                let t = self.node(t);
+                &self.src[t.pre as usize..t.start as usize]
+            }
+            _ => &[],
+        };
+        if prefix.contains(&b'\n') && prefix.iter().all(u8::is_ascii_whitespace) {
+            w.out.extend_from_slice(prefix);
+        }
+        w.replacement(repl);
     }
 
     /// Write the pending separator unless an element after it was removed.
@@ -865,6 +883,26 @@ mod tests {
             }
         });
         assert_eq!(text, b"a - -b");
+    }
+
+    #[test]
+    fn pruning_keeps_line_breaks_before_non_empty_replacements() {
+        let tree = build(Lang::C, "int x;\nint f() { return 1; }\n");
+        let int = tree
+            .preorder()
+            .into_iter()
+            .filter(|&n| tree.kind(n) == "primitive_type")
+            .nth(1)
+            .unwrap();
+        let body = find(&tree, "compound_statement", "{ return 1; }");
+        let text = tree.unparse_with(&|n| {
+            if n == int || n == body {
+                Edit::Prune
+            } else {
+                Edit::Keep
+            }
+        });
+        assert_eq!(String::from_utf8(text).unwrap(), "int x;\nint f(){}\n");
     }
 
     #[test]
