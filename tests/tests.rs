@@ -9,6 +9,8 @@ mod util;
 mod oracle;
 // Text reduction end to end: the papers' mock-SUT examples, output path, jobs, stats.
 mod text;
+// The ddmin variants of the papers and the tree algorithms' options, through the flags.
+mod options;
 // Every fatal error: message and exit code.
 mod errors;
 // Ctrl-C (SIGINT/SIGTERM): exit 130, best result kept.

@@ -5,7 +5,7 @@
 use crate::util::{is_interesting, numbers, Dir};
 
 /// Example A: {5, 8} ⊆ c ∧ (2 ∈ c ∨ 7 ∉ c) over 1..=8; the unique 1-minimal answer is {5, 8}.
-const EXAMPLE_A: &str = r#"has() { grep -qx "$1" "$file"; }
+pub const EXAMPLE_A: &str = r#"has() { grep -qx "$1" "$file"; }
 file=$1; has 5 && has 8 && { has 2 || ! has 7; }"#;
 
 /// Example D: {2x | 0 <= x < 50} ⊆ c over 0..100 (lines are distinct, so counting suffices).
@@ -126,7 +126,9 @@ fn stats_have_the_documented_fields() {
     assert_eq!(s["hoist"], "none");
     assert_eq!(s["unit"], "line");
     assert_eq!(s["language"], "text");
-    assert_eq!(s["jobs"], 1);
+    // --jobs defaults to the number of CPUs.
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    assert_eq!(s["jobs"], cpus);
     assert_eq!(s["input_bytes"], 16);
     assert_eq!(s["output_bytes"], 4);
     assert_eq!(s["input_chars"], 8);

@@ -73,7 +73,7 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
             .map(|f| f.to_string_lossy())
             .unwrap_or_default();
         println!(
-            "{:<40} {:>9} {:>8} {:>7} {:>8} {:>7} {:>7} {:>6} {:>9.1} {:>8.1} {:>6.1}%",
+            "{:<40} {:>9} {:>8} {:>7} {:>8} {:>7} {:>7} {:>6} {:>9.1} {:>8.1} {:>7}",
             format!("{parent}/{name}"),
             s.bytes,
             s.raw_nodes,
@@ -84,7 +84,11 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
             s.errors,
             ms,
             rss,
-            100.0 * q.rate()
+            if no_quality {
+                "-".to_string()
+            } else {
+                format!("{:.1}%", 100.0 * q.rate())
+            }
         );
         if show_failures {
             for (what, repl) in &q.failures {
@@ -92,7 +96,7 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
             }
         }
     }
-    for (lang, &(ok, tested)) in &per_lang {
+    for (lang, &(ok, tested)) in per_lang.iter().filter(|_| !no_quality) {
         let rate = if tested == 0 {
             100.0
         } else {

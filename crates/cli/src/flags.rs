@@ -51,8 +51,8 @@ pub struct Args {
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, help_heading = "ORACLE")]
     pub timeout: Option<f64>,
 
-    /// Oracle runs in parallel (the result does not depend on N)
-    #[arg(short = 'j', long, value_name = "N", default_value_t = 1,
+    /// Oracle runs in parallel (the result does not depend on N); by default one per CPU
+    #[arg(short = 'j', long, value_name = "N", default_value_t = default_jobs(),
           value_parser = clap::value_parser!(u32).range(1..), help_heading = "ORACLE")]
     pub jobs: u32,
 
@@ -96,14 +96,46 @@ pub struct Args {
     #[arg(long, value_enum, help_heading = "REDUCTION")]
     pub preset: Option<Preset>,
 
-    /// ddmin's split factor nu (>= 2) [default: 2]
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(2..),
-          help_heading = "REDUCTION")]
-    pub split_factor: Option<u32>,
-
     /// Also test candidates that add syntax errors the input did not have
     #[arg(long, help_heading = "REDUCTION")]
     pub no_syntax_filter: bool,
+
+    /// Run each tree phase once instead of to its fixed point (HDD instead of HDD*)
+    #[arg(long, help_heading = "REDUCTION")]
+    pub no_fixpoint: bool,
+
+    /// After the tree algorithms, reduce the text by lines, then characters (DDMIN*)
+    #[arg(long, help_heading = "REDUCTION")]
+    pub final_text_pass: bool,
+
+    /// ddmin's split factor nu, >= 2, or max (nu = |c|; onemin with --no-subsets) [default: 2]
+    #[arg(long, value_name = "N|max", value_parser = parse_split_factor,
+          help_heading = "DDMIN OPTIONS")]
+    pub split_factor: Option<SplitFactor>,
+
+    /// Do not test "reduce to subset" candidates (complements only)
+    #[arg(long, help_heading = "DDMIN OPTIONS")]
+    pub no_subsets: bool,
+
+    /// Do not test "reduce to complement" candidates (subsets only; not 1-minimal)
+    #[arg(long, help_heading = "DDMIN OPTIONS")]
+    pub no_complements: bool,
+
+    /// Test complements before subsets
+    #[arg(long, help_heading = "DDMIN OPTIONS")]
+    pub complements_first: bool,
+
+    /// Order of the complement tests [default: forward]
+    #[arg(long, value_enum, value_name = "ORDER", help_heading = "DDMIN OPTIONS")]
+    pub complement_order: Option<ComplementOrder>,
+
+    /// GreeDDy: combine the interesting complements found by one window of tests
+    #[arg(long, help_heading = "DDMIN OPTIONS")]
+    pub greeddy: bool,
+
+    /// Repeat every ddmin until it removes nothing (DDMIN*; always on for --unit line+char)
+    #[arg(long, help_heading = "DDMIN OPTIONS")]
+    pub ddmin_fixpoint: bool,
 
     /// Print the reduction tree of INPUT to stdout and exit (no oracle needed)
     #[arg(long, help_heading = "DEBUG OPTIONS")]
@@ -112,6 +144,42 @@ pub struct Args {
     /// Print the sizes and heights of INPUT's tree before and after squeezing and exit
     #[arg(long, help_heading = "DEBUG OPTIONS")]
     pub print_tree_stats: bool,
+}
+
+/// The number of CPUs (1 if unknown): the default of `--jobs`.
+pub fn default_jobs() -> u32 {
+    std::thread::available_parallelism().map_or(1, |n| u32::try_from(n.get()).unwrap_or(u32::MAX))
+}
+
+/// ddmin's split factor nu.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SplitFactor {
+    /// nu = N >= 2.
+    N(u32),
+    /// nu = |c|: every element on its own.
+    Max,
+}
+
+impl SplitFactor {
+    /// The value of `DdminOptions::split_factor` (`usize::MAX` for |c|).
+    pub fn value(self) -> usize {
+        match self {
+            SplitFactor::N(n) => n as usize,
+            SplitFactor::Max => usize::MAX,
+        }
+    }
+}
+
+fn parse_split_factor(s: &str) -> Result<SplitFactor, String> {
+    if s.eq_ignore_ascii_case("max") {
+        return Ok(SplitFactor::Max);
+    }
+    match s.parse::<u32>() {
+        Ok(n) if n >= 2 => Ok(SplitFactor::N(n)),
+        _ => Err(format!(
+            "{s:?} is not a split factor: use an integer >= 2 or max"
+        )),
+    }
 }
 
 fn parse_seconds(s: &str) -> Result<f64, String> {
@@ -128,6 +196,14 @@ pub enum Unit {
     /// Lines to a fixed point, then characters to a fixed point
     #[value(name = "line+char")]
     LineChar,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ComplementOrder {
+    /// First subset's complement first
+    Forward,
+    /// Last subset's complement first
+    Backward,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -206,5 +282,29 @@ impl Unit {
             Unit::Char => "char",
             Unit::LineChar => "line+char",
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_factor_is_at_least_two_or_max() {
+        assert_eq!(parse_split_factor("2"), Ok(SplitFactor::N(2)));
+        assert_eq!(parse_split_factor("max"), Ok(SplitFactor::Max));
+        assert_eq!(
+            parse_split_factor("MAX").map(SplitFactor::value),
+            Ok(usize::MAX)
+        );
+        for bad in ["1", "0", "-3", "two", ""] {
+            assert!(parse_split_factor(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn default_jobs_is_the_number_of_cpus() {
+        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+        assert_eq!(default_jobs() as usize, cpus);
     }
 }

@@ -26,7 +26,7 @@ use treedd_reduce::{
 use treedd_tree::{Lang, RTree};
 
 use crate::exit::Fatal;
-use crate::flags::{Algorithm, Args, Hoist, Preset, Unit};
+use crate::flags::{Algorithm, Args, ComplementOrder, Hoist, Preset, Unit};
 use crate::output::BestWriter;
 use crate::progress::{Progress, Snapshot};
 use crate::report::StatsReport;
@@ -112,6 +112,12 @@ impl Plan {
             })?,
         };
         let conflict = |msg: String| Fatal::new(exit::CONFLICT, msg);
+        if args.no_subsets && args.no_complements {
+            return Err(conflict(
+                "--no-subsets and --no-complements together leave ddmin nothing to test".into(),
+            )
+            .into());
+        }
         let preset = args.preset.unwrap_or(Preset::Balanced);
         let text = lang == Lang::Text || args.algorithm == Some(Algorithm::Ddmin);
         if lang == Lang::Text {
@@ -143,6 +149,17 @@ impl Plan {
                     h.name()
                 ))
                 .into());
+            }
+            for (set, flag) in [
+                (args.no_fixpoint, "--no-fixpoint"),
+                (args.final_text_pass, "--final-text-pass"),
+            ] {
+                if set {
+                    return Err(conflict(format!(
+                        "{flag} applies to the tree algorithms, but text is reduced by ddmin"
+                    ))
+                    .into());
+                }
             }
         } else if args.unit.is_some() {
             return Err(conflict(format!(
@@ -493,15 +510,36 @@ impl Reduction {
         )
     }
 
-    fn reduce(&self, judge: &Judge, tree: Option<RTree>) -> Vec<u8> {
-        let mut ddmin = DdminOptions {
-            jobs: self.args.jobs as usize,
-            stop: Some(judge.stop_flag()),
-            ..DdminOptions::default()
-        };
-        if let Some(nu) = self.args.split_factor {
-            ddmin.split_factor = nu as usize;
+    /// The ddmin options of the flags (used by text reduction and inside every tree
+    /// algorithm).
+    fn ddmin_options(&self) -> DdminOptions {
+        let a = &self.args;
+        let defaults = DdminOptions::default();
+        DdminOptions {
+            split_factor: a
+                .split_factor
+                .map_or(defaults.split_factor, |nu| nu.value()),
+            subsets: !a.no_subsets,
+            complements: !a.no_complements,
+            complement_order: match a.complement_order {
+                Some(ComplementOrder::Backward) => treedd_reduce::ComplementOrder::Backward,
+                Some(ComplementOrder::Forward) => treedd_reduce::ComplementOrder::Forward,
+                None => defaults.complement_order,
+            },
+            complements_first: a.complements_first,
+            // line+char is DDMIN* whatever the flag says (see `reduce_text`).
+            fixpoint: a.ddmin_fixpoint || self.plan.unit == Some(Unit::LineChar),
+            greeddy: a.greeddy,
+            jobs: a.jobs as usize,
+            ..defaults
         }
+    }
+
+    fn reduce(&self, judge: &Judge, tree: Option<RTree>) -> Vec<u8> {
+        let ddmin = DdminOptions {
+            stop: Some(judge.stop_flag()),
+            ..self.ddmin_options()
+        };
         let Some(mut tree) = tree else {
             let unit = match self.plan.unit.unwrap_or(Unit::LineChar) {
                 Unit::Line => TextUnit::Line,
@@ -522,10 +560,12 @@ impl Reduction {
             Hoist::Interlace => Hoisting::Interlace,
             Hoist::Both => Hoisting::Both,
         };
-        // The preset's other settings (order, fixed point, final text pass) stay.
+        // The preset's traversal order stays.
         let mut config = TreeConfig::preset(self.plan.preset.name()).unwrap_or_default();
         config.base = base;
         config.hoist = hoist;
+        config.fixpoint = !self.args.no_fixpoint;
+        config.final_text_pass = self.args.final_text_pass;
         config.ddmin = ddmin;
         treedd_reduce::reduce_tree(&mut tree, judge, &config)
     }
@@ -617,6 +657,8 @@ impl Reduction {
         verified: Option<bool>,
     ) -> StatsReport {
         let stats = judge.stats();
+        let ddmin = self.ddmin_options();
+        let tree = self.plan.unit.is_none();
         let input_errors = (self.plan.unit.is_none())
             .then(|| treedd_tree::RTree::build(self.plan.lang, &self.input).ok())
             .flatten()
@@ -629,7 +671,21 @@ impl Reduction {
             hoist: self.plan.hoist.name(),
             unit: self.plan.unit.map(Unit::name),
             jobs: self.args.jobs,
-            split_factor: self.args.split_factor,
+            split_factor: match ddmin.split_factor {
+                usize::MAX => report::SplitFactor::Max,
+                nu => report::SplitFactor::N(nu),
+            },
+            subsets: ddmin.subsets,
+            complements: ddmin.complements,
+            complement_order: match ddmin.complement_order {
+                treedd_reduce::ComplementOrder::Forward => "forward",
+                treedd_reduce::ComplementOrder::Backward => "backward",
+            },
+            complements_first: ddmin.complements_first,
+            greeddy: ddmin.greeddy,
+            ddmin_fixpoint: ddmin.fixpoint,
+            fixpoint: tree.then_some(!self.args.no_fixpoint),
+            final_text_pass: tree.then_some(self.args.final_text_pass),
             timeout_seconds: self.args.timeout,
             cache: !self.args.no_cache,
             syntax_filter: !self.args.no_syntax_filter,

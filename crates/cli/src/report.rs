@@ -19,7 +19,19 @@ pub struct StatsReport {
     /// Text units (`line`, `char`, `line+char`), when text reduction ran.
     pub unit: Option<&'static str>,
     pub jobs: u32,
-    pub split_factor: Option<u32>,
+    /// ddmin's options, as run (also inside the tree algorithms).
+    pub split_factor: SplitFactor,
+    pub subsets: bool,
+    pub complements: bool,
+    pub complement_order: &'static str,
+    pub complements_first: bool,
+    pub greeddy: bool,
+    /// DDMIN* (always true for the `line+char` unit).
+    pub ddmin_fixpoint: bool,
+    /// Tree phases run to their fixed points (tree algorithms only).
+    pub fixpoint: Option<bool>,
+    /// Line-then-character DDMIN* after the tree algorithms (tree algorithms only).
+    pub final_text_pass: Option<bool>,
     pub timeout_seconds: Option<f64>,
     pub cache: bool,
     pub syntax_filter: bool,
@@ -42,6 +54,22 @@ pub struct StatsReport {
     pub interrupted: bool,
     /// `Some(true)` if `--verify` confirmed the result.
     pub verified: Option<bool>,
+}
+
+/// ddmin's split factor in the JSON: a number, or `"max"` for nu = |c|.
+#[derive(Debug)]
+pub enum SplitFactor {
+    N(usize),
+    Max,
+}
+
+impl Serialize for SplitFactor {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            SplitFactor::N(nu) => s.serialize_u64(*nu as u64),
+            SplitFactor::Max => s.serialize_str("max"),
+        }
+    }
 }
 
 /// Non-whitespace characters of (lossily decoded) `bytes`.

@@ -124,13 +124,14 @@ impl TreeConfig {
     /// A configuration chosen from measurements of all 16 configurations on JRTS cases 3299,
     /// 3408, 3431, 3433, 3483 and 3536, fixtures/javascript/{output,rangeerror,typeerror},
     /// Perses gcc-71626, helloworld.c and LocalizedPi.java:
-    /// - `smallest` = HDDH*: the smallest total output and the most per-case minima on the
-    ///   JavaScript cases, with fewer oracle runs than HDD*. Hoisting as preprocessing
-    ///   (Hoist*+X*) was never smaller on these cases and cost about twice the runs.
-    /// - `balanced` (the default) = HDDH^r*: within 3% of HDDH* in size, the fewest runs of
-    ///   all hoisting configurations (0.78 x HDD* on JavaScript, LocalizedPi.java in 105 runs).
-    /// - `fastest` = Coarse HDD^r*: the fewest oracle runs (0.51 x HDD*), outputs about 20%
-    ///   larger, as the dissertation also recommends.
+    /// - `smallest` = HDDH*: the smallest total output (443 non-whitespace characters over the
+    ///   9 JavaScript cases, 0.70 x HDD* per case) and the most per-case minima (8 of 9), with
+    ///   fewer oracle runs than HDD* (0.85 x). Hoisting as preprocessing (Hoist*+HDDH*) won
+    ///   one case more but cost twice the runs and was larger on gcc-71626 (240 vs 194).
+    /// - `balanced` (the default) = HDDH^r*: within 5% of HDDH* in size for the fewest runs of
+    ///   all hoisting configurations (0.76 x HDD*; LocalizedPi.java in 105 runs).
+    /// - `fastest` = Coarse HDD^r*: the fewest oracle runs (0.51 x HDD*) for outputs about a
+    ///   quarter larger than HDD*'s, as the dissertation also recommends.
     pub fn preset(name: &str) -> Result<TreeConfig, ConfigNameError> {
         let (base, hoist) = match name.trim().to_ascii_lowercase().as_str() {
             "smallest" => (Base::Hdd, Hoisting::Interlace),

@@ -176,7 +176,7 @@ mod tests {
                         if hidden "if"
                         parenthesized_expression => "(a)"
                           ( hidden "("
-                          identifier hidden "a"
+                          identifier "a"
                           ) hidden ")"
                         expression_statement => ";"
                           call_expression opt
@@ -225,7 +225,7 @@ mod tests {
                   class_body => "{}"
                     { hidden "{"
                     method_declaration opt
-                      void_type hidden "void"
+                      void_type "void"
                       identifier "f"
                       formal_parameters => "()"
                         ( hidden "("
@@ -235,7 +235,7 @@ mod tests {
                         expression_statement opt
                           assignment_expression => "a=a"
                             assignment_expression/tail opt
-                              identifier hidden "a"
+                              identifier "a"
                               = hidden "="
                             assignment_expression/tail opt
                               identifier "b"

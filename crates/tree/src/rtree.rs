@@ -153,8 +153,10 @@ impl RTree {
                     if raw.is_token(r) {
                         node.flags |= TOKEN;
                         let text = &self.src[node.start as usize..node.end as usize];
-                        let repl = self.data.min[outer as usize].as_deref();
-                        if !optional && (!outer_named || repl == Some(text)) {
+                        // Named tokens stay visible even where pruning is a no-op (an
+                        // identifier `a` whose replacement is `a`): they are hoisting
+                        // candidates.
+                        if !optional && !outer_named {
                             node.flags |= HIDDEN;
                             if text == b"," {
                                 node.flags |= SEPARATOR;
@@ -417,13 +419,13 @@ impl RTree {
         let mut hops = 0;
         loop {
             if self.is_pruned(n) {
-                w.replacement(self.replacement(slot_node));
+                self.write_replacement(slot_node, w);
                 return None;
             }
             match edits(n) {
                 Edit::Keep => break,
                 Edit::Prune => {
-                    w.replacement(self.replacement(slot_node));
+                    self.write_replacement(slot_node, w);
                     return None;
                 }
                 Edit::Hoist(d) if d != n && hops < 64 => {
@@ -448,6 +450,24 @@ impl RTree {
             mark_end: 0,
             elem_start: 0,
         })
+    }
+
+    /// A pruned node: its replacement, after the whitespace that preceded the node when
+    /// that holds a line break and the replacement is not empty (so line structure
+    /// survives, and pruning `int` at the start of a line to `int` changes nothing).
+    fn write_replacement(&self, n: NodeId, w: &mut Writer<'_>) {
+        let repl = self.replacement(n);
+        let prefix = match self.first_token(n) {
+            Some(t) if !repl.is_empty() => {
+                let t = self.node(t);
+                &self.src[t.pre as usize..t.start as usize]
+            }
+            _ => &[],
+        };
+        if prefix.contains(&b'\n') && prefix.iter().all(u8::is_ascii_whitespace) {
+            w.out.extend_from_slice(prefix);
+        }
+        w.replacement(repl);
     }
 
     /// Write the pending separator unless an element after it was removed.
@@ -866,6 +886,26 @@ mod tests {
     }
 
     #[test]
+    fn pruning_keeps_line_breaks_before_non_empty_replacements() {
+        let tree = build(Lang::C, "int x;\nint f() { return 1; }\n");
+        let int = tree
+            .preorder()
+            .into_iter()
+            .filter(|&n| tree.kind(n) == "primitive_type")
+            .nth(1)
+            .unwrap();
+        let body = find(&tree, "compound_statement", "{ return 1; }");
+        let text = tree.unparse_with(&|n| {
+            if n == int || n == body {
+                Edit::Prune
+            } else {
+                Edit::Keep
+            }
+        });
+        assert_eq!(String::from_utf8(text).unwrap(), "int x;\nint f(){}\n");
+    }
+
+    #[test]
     fn hoist_moves_the_descendant_into_the_slot() {
         let src = "int main() { if (1) { puts(\"hi\"); } return 0; }";
         let mut tree = build(Lang::C, src);
@@ -907,7 +947,7 @@ mod tests {
         let semi = find(&tree, ";", ";");
         assert!(tree.is_hidden(semi));
         let one = find(&tree, "binary_expression", "1 + 2");
-        assert!(!tree.is_hidden(one) || tree.replacement(one) == b"1");
+        assert!(!tree.is_hidden(one));
         let class = find(&tree, "program", class_text);
         let method = find(&tree, "method_declaration", "int f() { return 1 + 2; }");
         assert!(!tree.compatible(class, method));

@@ -43,7 +43,7 @@ mod tests {
             expect![[r#"
                 translation_unit>declaration
                   storage_class_specifier>static opt "static"
-                  primitive_type hidden "int"
+                  primitive_type "int"
                   identifier "x"
                   ; hidden ";"
             "#]],

@@ -1,0 +1,269 @@
+//! Every ddmin variant of the papers and the tree algorithms' options are reachable from the
+//! command line, change what they should, and are recorded in `--stats`. Oracle-run counts
+//! are compared with `--jobs 1` (parallel windows may test more); the counts asserted exactly
+//! are 002 Table 3(a)'s (plus the check of the original).
+
+use crate::text::EXAMPLE_A;
+use crate::util::{is_interesting, numbers, Dir};
+
+/// Reduce Example A (lines 1..=8) by lines with `extra` flags: the output and the stats.
+fn example_a(extra: &[&str]) -> (String, serde_json::Value) {
+    let d = Dir::new();
+    d.write("input.txt", numbers(1..9));
+    d.script("oracle.sh", EXAMPLE_A);
+    let mut args = vec![
+        "--test",
+        "oracle.sh",
+        "--unit",
+        "line",
+        "-q",
+        "--stats",
+        "s.json",
+    ];
+    args.extend_from_slice(extra);
+    args.push("input.txt");
+    d.run(&args).expect_code(0);
+    let stats = serde_json::from_slice(&d.read("s.json")).unwrap();
+    (d.read_string("input.reduced.txt"), stats)
+}
+
+fn runs(stats: &serde_json::Value) -> u64 {
+    stats["oracle_runs"].as_u64().unwrap()
+}
+
+#[test]
+fn variants_of_002_table_3a_keep_the_answer_at_the_papers_cost() {
+    // 22 tests subsets first, 17 complements first, 14 complements only (+1: the original).
+    for (extra, expect) in [
+        (&[][..], 23),
+        (&["--complements-first"], 18),
+        (&["--no-subsets"], 15),
+    ] {
+        let mut args = vec!["-j", "1"];
+        args.extend_from_slice(extra);
+        let (out, s) = example_a(&args);
+        assert_eq!(out, "5\n8\n", "{extra:?}");
+        assert_eq!(runs(&s), expect, "{extra:?}: {s}");
+        assert_eq!(s["subsets"], extra != ["--no-subsets"]);
+        assert_eq!(s["complements_first"], extra == ["--complements-first"]);
+    }
+}
+
+#[test]
+fn split_factor_max_is_onemin() {
+    let (_, default) = example_a(&["-j", "1"]);
+    for extra in [
+        &["--split-factor", "max"][..],
+        &["--split-factor", "max", "--no-subsets"],
+    ] {
+        let mut args = vec!["-j", "1"];
+        args.extend_from_slice(extra);
+        let (out, s) = example_a(&args);
+        assert_eq!(out, "5\n8\n", "{extra:?}");
+        assert_eq!(s["split_factor"], "max");
+        // Every element on its own from the start: other tests than ddmin^2's.
+        assert_ne!(runs(&s), runs(&default), "{extra:?}");
+    }
+    assert_eq!(default["split_factor"], 2);
+}
+
+#[test]
+fn greeddy_keeps_the_answer_and_tests_whole_windows() {
+    let (_, default) = example_a(&["-j", "1"]);
+    let (out1, s1) = example_a(&["--greeddy", "-j", "1"]);
+    let (out2, s2) = example_a(&["--greeddy", "-j", "2"]);
+    assert_eq!((out1.as_str(), out2.as_str()), ("5\n8\n", "5\n8\n"));
+    assert_eq!(s1["greeddy"], true);
+    assert_eq!(default["greeddy"], false);
+    // Its window (4 tests) does not depend on --jobs, so neither does its cost; sequential
+    // ddmin stops a round at the first interesting test, GreeDDy tests the whole window.
+    assert_eq!(runs(&s1), runs(&s2));
+    assert_ne!(runs(&s1), runs(&default));
+}
+
+#[test]
+fn complement_order_decides_between_answers() {
+    // Complements only, halves first: forward removes the first half (keeping 17),
+    // backward the second half (keeping 7).
+    let d = Dir::new();
+    d.write("input.txt", numbers(0..20));
+    d.script("oracle.sh", r#"grep -q 7 "$1""#);
+    for (order, expect) in [("forward", "17\n"), ("backward", "7\n")] {
+        d.run(&[
+            "--test",
+            "oracle.sh",
+            "--unit",
+            "line",
+            "--no-subsets",
+            "--complement-order",
+            order,
+            "-q",
+            "--stats",
+            "s.json",
+            "input.txt",
+        ])
+        .expect_code(0);
+        assert_eq!(d.read_string("input.reduced.txt"), expect, "{order}");
+        let s: serde_json::Value = serde_json::from_slice(&d.read("s.json")).unwrap();
+        assert_eq!(s["complement_order"], order);
+    }
+}
+
+#[test]
+fn no_complements_only_reduces_to_subsets() {
+    // No subset of a split holds {5, 8} without 7: Example A cannot shrink at all.
+    let (out, s) = example_a(&["--no-complements"]);
+    assert_eq!(out, numbers(1..9));
+    assert_eq!(s["complements"], false);
+    assert_eq!(s["subsets"], true);
+}
+
+#[test]
+fn no_subsets_and_no_complements_conflict() {
+    let d = Dir::new();
+    d.write("input.txt", numbers(1..9));
+    d.script("oracle.sh", EXAMPLE_A);
+    let run = d.run(&[
+        "--test",
+        "oracle.sh",
+        "--no-subsets",
+        "--no-complements",
+        "input.txt",
+    ]);
+    run.expect_code(7).expect_stderr(
+        "treedd: error: --no-subsets and --no-complements together leave ddmin nothing to test",
+    );
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    assert!(!d.join("input.reduced.txt").exists());
+}
+
+#[test]
+fn bad_split_factors_are_usage_errors() {
+    let d = Dir::new();
+    d.write("input.txt", numbers(1..9));
+    d.script("oracle.sh", EXAMPLE_A);
+    for bad in ["1", "0", "many"] {
+        d.run(&["--test", "oracle.sh", "--split-factor", bad, "input.txt"])
+            .expect_code(2)
+            .expect_stderr("use an integer >= 2 or max");
+    }
+}
+
+#[test]
+fn ddmin_fixpoint_repeats_ddmin() {
+    // Interesting: the whole input, 3..=8 and 3..=5. One ddmin stops at 3..=8 (1-minimal:
+    // no single line can go); run again on it, its first split finds 3..=5.
+    let d = Dir::new();
+    d.write("input.txt", numbers(1..9));
+    d.script(
+        "oracle.sh",
+        r#"case "$(tr -d '\n' < "$1")" in 12345678|345678|345) exit 0;; esac; exit 1"#,
+    );
+    for (extra, expect, star) in [
+        (&["--unit", "line"][..], "3\n4\n5\n6\n7\n8\n", false),
+        (&["--unit", "line", "--ddmin-fixpoint"], "3\n4\n5\n", true),
+        // line+char is DDMIN* anyway (and then removes the newlines).
+        (&[], "345", true),
+    ] {
+        let mut args = vec!["--test", "oracle.sh", "-q", "--stats", "s.json"];
+        args.extend_from_slice(extra);
+        args.push("input.txt");
+        d.run(&args).expect_code(0);
+        assert_eq!(d.read_string("input.reduced.txt"), expect, "{extra:?}");
+        let s: serde_json::Value = serde_json::from_slice(&d.read("s.json")).unwrap();
+        assert_eq!(s["ddmin_fixpoint"], star, "{extra:?}");
+        // The tree algorithms' options do not apply to text.
+        assert!(
+            s["fixpoint"].is_null() && s["final_text_pass"].is_null(),
+            "{s}"
+        );
+    }
+}
+
+#[test]
+fn tree_options_apply_only_to_tree_algorithms() {
+    let d = Dir::new();
+    d.write("input.txt", numbers(1..9));
+    d.script("oracle.sh", EXAMPLE_A);
+    for flag in ["--no-fixpoint", "--final-text-pass"] {
+        d.run(&["--test", "oracle.sh", flag, "input.txt"])
+            .expect_code(7)
+            .expect_stderr(&format!(
+                "{flag} applies to the tree algorithms, but text is reduced by ddmin"
+            ));
+    }
+}
+
+/// Reduce the helloworld fixture with `extra` flags: the output and the stats.
+fn helloworld(d: &Dir, extra: &[&str]) -> (Vec<u8>, serde_json::Value) {
+    let mut args = vec!["--test", "./oracle.sh", "-q", "--stats", "s.json"];
+    args.extend_from_slice(extra);
+    args.push("helloworld.c");
+    d.run(&args).expect_code(0);
+    let out = d.read("helloworld.reduced.c");
+    assert!(is_interesting(&d.join("oracle.sh"), "helloworld.c", &out));
+    (out, serde_json::from_slice(&d.read("s.json")).unwrap())
+}
+
+#[test]
+fn no_fixpoint_runs_each_tree_phase_once() {
+    let d = Dir::new();
+    d.copy_fixture("c/helloworld");
+    let (_, star) = helloworld(&d, &["-j", "1"]);
+    let (_, once) = helloworld(&d, &["-j", "1", "--no-fixpoint"]);
+    assert_eq!(
+        (&star["fixpoint"], &once["fixpoint"]),
+        (&true.into(), &false.into())
+    );
+    // The first pass is the same; HDD* then tries again on the smaller tree.
+    assert!(runs(&once) < runs(&star), "{once}\n{star}");
+}
+
+#[test]
+fn final_text_pass_removes_only_what_the_tree_cannot() {
+    let d = Dir::new();
+    d.copy_fixture("c/helloworld");
+    let (tree, s0) = helloworld(&d, &[]);
+    let (text, s1) = helloworld(&d, &["--final-text-pass"]);
+    assert_eq!(
+        (&s0["final_text_pass"], &s1["final_text_pass"]),
+        (&false.into(), &true.into())
+    );
+    // Only whitespace goes (the space inside the string stays: the output must not change).
+    assert!(
+        text.len() < tree.len(),
+        "{}",
+        String::from_utf8_lossy(&text)
+    );
+    assert_eq!(s1["output_chars"], s0["output_chars"]);
+    let squeeze = |b: &[u8]| b.iter().filter(|c| !c.is_ascii_whitespace()).count();
+    assert_eq!(squeeze(&text), squeeze(&tree));
+    assert!(String::from_utf8_lossy(&text).contains("Hello world!"));
+}
+
+#[test]
+fn ddmin_options_reach_the_tree_algorithms() {
+    // Any three `h(` will do. Subsets first, the tree's ddmin keeps `h` and `a` (the first
+    // half); complements only, its first test removes that half.
+    let d = Dir::new();
+    d.write(
+        "m.c",
+        "int h(int x) { return x; }\nint a(void) { return h(1) + h(2); }\n\
+         int b(void) { int y = h(3); return y * h(4); }\nint c(void) { return h(5) - 1; }\n",
+    );
+    d.script("oracle.sh", r#"test "$(grep -o 'h(' "$1" | wc -l)" -ge 3"#);
+    let mut results = Vec::new();
+    for extra in [&[][..], &["--no-subsets"]] {
+        let mut args = vec!["--test", "oracle.sh", "-q", "--stats", "s.json"];
+        args.extend_from_slice(extra);
+        args.push("m.c");
+        d.run(&args).expect_code(0);
+        let out = d.read_string("m.reduced.c");
+        assert!(out.matches("h(").count() >= 3, "{out}");
+        let s: serde_json::Value = serde_json::from_slice(&d.read("s.json")).unwrap();
+        assert_eq!(s["subsets"], extra.is_empty());
+        results.push(out);
+    }
+    assert_eq!(results[0], "int h(){}\nint a() { return h() + h(); }\n");
+    assert_ne!(results[0], results[1]);
+}
