@@ -172,9 +172,11 @@ fn plain_progress_lines_when_stderr_is_not_a_terminal() {
     // The first tick of the reduction always logs a line for its phase; which label it shows
     // (the CLI's "ddmin (line)" or the text pass's own "text: lines") depends on timing.
     assert!(
-        run.stderr.lines().any(|l| (l.starts_with("treedd: ddmin (line): ")
-            || l.starts_with("treedd: text: lines: "))
-            && l.contains(" / 16 bytes (")),
+        run.stderr
+            .lines()
+            .any(|l| (l.starts_with("treedd: ddmin (line): ")
+                || l.starts_with("treedd: text: lines: "))
+                && l.contains(" / 16 bytes (")),
         "no progress line for the reduction phase:\n{}",
         run.stderr
     );
