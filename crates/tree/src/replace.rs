@@ -717,16 +717,19 @@ pub(crate) mod tests {
     }
 
     /// Inputs for the data-driven tests: test_data/, the repository's fixtures/ and the
-    /// shared suites (`TREEDD_SUITES`, default /work/shared/suites) where present.
+    /// shared suites (`TREEDD_SUITES`, default `../shared/suites` beside the repository, where
+    /// CI puts them; a missing folder is an error, so the suites are never skipped silently).
     pub(crate) fn inputs(max_len: u64) -> Vec<(crate::Lang, std::path::PathBuf)> {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let suites =
-            std::env::var("TREEDD_SUITES").unwrap_or_else(|_| "/work/shared/suites".into());
-        let mut dirs = vec![
-            root.join("test_data"),
-            root.join("../../fixtures"),
-            suites.into(),
-        ];
+        let suites = std::env::var_os("TREEDD_SUITES")
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|| root.join("../../../shared/suites"));
+        assert!(
+            suites.join("jrts").is_dir() && suites.join("perses").is_dir(),
+            "the shared suites are not at {} (set TREEDD_SUITES)",
+            suites.display()
+        );
+        let mut dirs = vec![root.join("test_data"), root.join("../../fixtures"), suites];
         let mut out = Vec::new();
         while let Some(dir) = dirs.pop() {
             let Ok(entries) = std::fs::read_dir(&dir) else {
