@@ -1,6 +1,6 @@
 //! Fixed-point iteration of a reduction phase (the papers' `*`: HDD*, Hoist*, HDDH*, ...).
 
-use crate::algorithm::{Session, Tree};
+use crate::session::{Session, Tree};
 
 /// Run `pass` once, or (with `enabled`) again and again until a pass leaves the serialized
 /// tree unchanged. The text is the fixed point's measure: a pass that only commits edits

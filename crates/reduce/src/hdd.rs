@@ -6,7 +6,7 @@
 
 use std::collections::VecDeque;
 
-use crate::algorithm::{candidate_test, Session, Step, Tree};
+use crate::session::{candidate_test, Session, Step, Tree};
 use crate::{ddmin_indices, hoist, TraversalOrder};
 
 /// The level-by-level algorithms: HDD, Coarse HDD, HDDH, Coarse HDDH (with `step.prune`) and
@@ -158,8 +158,9 @@ pub(crate) fn prune<T: Tree>(s: &mut Session<T>, nodes: &[T::Node]) -> Vec<T::No
 
 #[cfg(test)]
 mod tests {
-    use crate::algorithm::toy::{has, judge, Toy};
-    use crate::algorithm::{reduce, Tree};
+    use crate::algorithm::reduce;
+    use crate::session::toy::{has, judge, Toy};
+    use crate::session::Tree;
     use crate::{Base, Hoisting, TraversalOrder, TreeConfig};
 
     /// Reduce the toy tree `src` with `config` under `interesting`; the output and every

@@ -5,7 +5,7 @@
 //! fig. 7.7, and the interlaced HDDH family of fig. 7.8) are the traversals of `hdd.rs` with a
 //! `Step` that calls [`tmin`].
 
-use crate::algorithm::{candidate_test, Session, Tree};
+use crate::session::{candidate_test, Session, Tree};
 
 /// chi(n): the hoistable descendants of `n`. From each child of `n`, descend until a node
 /// compatible with `n` is met (that node is a candidate, its subtree is not searched
@@ -108,8 +108,9 @@ fn first_interesting<T: Tree>(
 #[cfg(test)]
 mod tests {
     use super::chi;
-    use crate::algorithm::toy::{has, judge, Toy};
-    use crate::algorithm::{reduce, Session, Step, Tree};
+    use crate::algorithm::reduce;
+    use crate::session::toy::{has, judge, Toy};
+    use crate::session::{Session, Step, Tree};
     use crate::{hdd, Base, DdminOptions, Hoisting, TraversalOrder, TreeConfig};
 
     /// One pass of Hoist (`recursive`: Hoist^r; `coarse`: Coarse Hoist(^r)) alone on the toy

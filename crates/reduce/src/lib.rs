@@ -12,6 +12,7 @@ mod hdd;
 mod hoist;
 mod judge;
 mod oracle;
+mod session;
 mod stats;
 mod text;
 

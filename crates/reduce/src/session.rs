@@ -1,0 +1,382 @@
+//! The state every tree algorithm shares: the [`Tree`] trait (what the hierarchical
+//! algorithms need from a reduction tree), the [`Session`] (tree, judge, ddmin options and the
+//! current text) and the one function every tree candidate goes through, [`candidate_test`].
+//!
+//! It sits below the algorithms (`hdd`, `hoist`, `fixpoint`, `passes`) and below
+//! `algorithm`, which configures and runs them, so imports only go down.
+
+use treedd_tree::{Edit, NodeId, RTree};
+
+use crate::{DdminOptions, Judge};
+
+/// What one visit of a set of sibling or same-level nodes does.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Step {
+    /// DDMIN over the nodes, then PRUNE.
+    pub prune: bool,
+    /// TMIN over the (kept) nodes, then TRANSFORM.
+    pub hoist: bool,
+    /// filterEmptyPhiNodes first.
+    pub coarse: bool,
+}
+
+/// What the hierarchical algorithms need from a reduction tree. [`RTree`] implements it; the
+/// unit tests implement it on a toy tree whose shape they control exactly.
+pub(crate) trait Tree: Sync {
+    type Node: Copy + Eq + Send + Sync + std::fmt::Debug;
+    /// A small dense index (for bit sets over nodes).
+    fn index(n: Self::Node) -> usize;
+    /// The root of the current tree.
+    fn root(&self) -> Self::Node;
+    /// Children in the current tree, pruned ones included.
+    fn children(&self, n: Self::Node) -> &[Self::Node];
+    fn is_token(&self, n: Self::Node) -> bool;
+    fn is_hidden(&self, n: Self::Node) -> bool;
+    fn is_pruned(&self, n: Self::Node) -> bool;
+    /// The node's replacement is empty (the Coarse algorithms' filter).
+    fn replacement_is_empty(&self, n: Self::Node) -> bool;
+    fn compatible(&self, a: Self::Node, b: Self::Node) -> bool;
+    fn unparse(&self) -> Vec<u8>;
+    /// The current tree with the nodes for which `pruned` holds pruned.
+    fn unparse_pruned(&self, pruned: &dyn Fn(Self::Node) -> bool) -> Vec<u8>;
+    /// The current tree with `desc` in `n`'s place.
+    fn unparse_hoisted(&self, n: Self::Node, desc: Self::Node) -> Vec<u8>;
+    fn prune(&mut self, n: Self::Node);
+    fn hoist(&mut self, n: Self::Node, desc: Self::Node);
+}
+
+impl Tree for RTree {
+    type Node = NodeId;
+    fn index(n: NodeId) -> usize {
+        n.index()
+    }
+    fn root(&self) -> NodeId {
+        RTree::root(self)
+    }
+    fn children(&self, n: NodeId) -> &[NodeId] {
+        RTree::children(self, n)
+    }
+    fn is_token(&self, n: NodeId) -> bool {
+        RTree::is_token(self, n)
+    }
+    fn is_hidden(&self, n: NodeId) -> bool {
+        RTree::is_hidden(self, n)
+    }
+    fn is_pruned(&self, n: NodeId) -> bool {
+        RTree::is_pruned(self, n)
+    }
+    fn replacement_is_empty(&self, n: NodeId) -> bool {
+        RTree::replacement(self, n).is_empty()
+    }
+    fn compatible(&self, a: NodeId, b: NodeId) -> bool {
+        RTree::compatible(self, a, b)
+    }
+    fn unparse(&self) -> Vec<u8> {
+        RTree::unparse(self)
+    }
+    fn unparse_pruned(&self, pruned: &dyn Fn(NodeId) -> bool) -> Vec<u8> {
+        self.unparse_with(&|n| if pruned(n) { Edit::Prune } else { Edit::Keep })
+    }
+    fn unparse_hoisted(&self, n: NodeId, desc: NodeId) -> Vec<u8> {
+        self.unparse_with(&|m| {
+            if m == n {
+                Edit::Hoist(desc)
+            } else {
+                Edit::Keep
+            }
+        })
+    }
+    fn prune(&mut self, n: NodeId) {
+        RTree::prune(self, n)
+    }
+    fn hoist(&mut self, n: NodeId, desc: NodeId) {
+        RTree::hoist(self, n, desc)
+    }
+}
+
+/// The state shared by every algorithm of one reduction: the tree, the judge, the ddmin
+/// options and the serialization of the current tree.
+///
+/// **Invariant:** `current` is `tree.unparse()` and is interesting (every commit to the tree
+/// was tested interesting first).
+pub(crate) struct Session<'a, T: Tree> {
+    pub tree: &'a mut T,
+    pub judge: &'a Judge,
+    /// The caller's ddmin options, with the judge's cancel flag as `stop`.
+    pub ddmin: DdminOptions,
+    pub current: Vec<u8>,
+    /// The running phase and pass, e.g. `HDDH^r* pass 2` (for the judge's progress phase).
+    pub label: String,
+}
+
+impl<'a, T: Tree> Session<'a, T> {
+    pub fn new(tree: &'a mut T, judge: &'a Judge, ddmin: &DdminOptions) -> Session<'a, T> {
+        let current = tree.unparse();
+        let ddmin = DdminOptions {
+            stop: Some(judge.stop_flag()),
+            ..ddmin.clone()
+        };
+        Session {
+            tree,
+            judge,
+            ddmin,
+            current,
+            label: String::new(),
+        }
+    }
+
+    /// Tell the judge (and so the progress display) where the reduction is.
+    pub fn set_phase(&self, place: std::fmt::Arguments) {
+        self.judge.set_phase(&format!("{}, {place}", self.label));
+    }
+
+    /// Re-serialize after a commit.
+    pub fn refresh(&mut self) {
+        self.current = self.tree.unparse();
+    }
+
+    pub fn cancelled(&self) -> bool {
+        self.judge.is_cancelled()
+    }
+
+    /// Is `candidate` interesting? See [`candidate_test`].
+    pub fn test(&self, candidate: &[u8]) -> bool {
+        candidate_test(self.judge, &self.current, candidate)
+    }
+
+    /// How many candidates to test at once.
+    pub fn jobs(&self) -> usize {
+        self.ddmin.jobs.max(1)
+    }
+}
+
+/// Is `candidate` interesting? A candidate equal to the current (interesting) text is
+/// answered without the judge: tentative edits that do not change the text (a node whose
+/// replacement is its own text) must not cost an oracle run.
+pub(crate) fn candidate_test(judge: &Judge, current: &[u8], candidate: &[u8]) -> bool {
+    candidate == current || judge.test(candidate)
+}
+
+/// A toy reduction tree for the algorithms' unit tests, written as an s-expression:
+/// `(kind child ...)` is a rule node (`(kind/R ...)` when its replacement is `R`, empty
+/// otherwise), a bare word is a removable token, `.word` a hidden token. Rule nodes of the
+/// same kind are compatible. Unparsing joins the token texts with single spaces.
+#[cfg(test)]
+pub(crate) mod toy {
+    use std::sync::{Arc, Mutex};
+
+    use super::Tree;
+    use crate::{FnOracle, Judge, JudgeOptions};
+
+    #[derive(Clone, Debug)]
+    struct Node {
+        kind: String,
+        /// Token text (None for rule nodes).
+        text: Option<String>,
+        replacement: String,
+        hidden: bool,
+        pruned: bool,
+        children: Vec<usize>,
+    }
+
+    #[derive(Clone, Debug)]
+    pub(crate) struct Toy {
+        nodes: Vec<Node>,
+        root: usize,
+    }
+
+    impl Toy {
+        pub(crate) fn parse(src: &str) -> Toy {
+            let spaced = src.replace('(', " ( ").replace(')', " ) ");
+            let mut words = spaced.split_whitespace().peekable();
+            let mut toy = Toy {
+                nodes: Vec::new(),
+                root: 0,
+            };
+            toy.root = toy.parse_node(&mut words);
+            assert!(words.next().is_none(), "trailing input in {src}");
+            toy
+        }
+
+        fn parse_node<'a>(
+            &mut self,
+            words: &mut std::iter::Peekable<impl Iterator<Item = &'a str>>,
+        ) -> usize {
+            let word = words.next().expect("unexpected end");
+            let id = self.nodes.len();
+            if word == "(" {
+                let head = words.next().expect("kind");
+                let (kind, replacement) = head.split_once('/').unwrap_or((head, ""));
+                self.nodes.push(Node {
+                    kind: kind.to_string(),
+                    text: None,
+                    replacement: replacement.to_string(),
+                    hidden: false,
+                    pruned: false,
+                    children: Vec::new(),
+                });
+                while words.peek() != Some(&")") {
+                    let child = self.parse_node(words);
+                    self.nodes[id].children.push(child);
+                }
+                words.next();
+            } else {
+                let (hidden, text) = match word.strip_prefix('.') {
+                    Some(t) => (true, t),
+                    None => (false, word),
+                };
+                self.nodes.push(Node {
+                    kind: text.to_string(),
+                    text: Some(text.to_string()),
+                    replacement: String::new(),
+                    hidden,
+                    pruned: false,
+                    children: Vec::new(),
+                });
+            }
+            id
+        }
+
+        /// The node whose subtree unparses to `text` (the first one in pre-order).
+        pub(crate) fn find(&self, text: &str) -> usize {
+            let mut stack = vec![self.root];
+            while let Some(n) = stack.pop() {
+                if self.render(n, &|_| None) == text {
+                    return n;
+                }
+                stack.extend(self.nodes[n].children.iter().rev());
+            }
+            panic!("no node unparses to {text:?}")
+        }
+
+        pub(crate) fn text_of(&self, n: usize) -> String {
+            self.render(n, &|_| None)
+        }
+
+        fn render(&self, root: usize, edit: &dyn Fn(usize) -> Option<Option<usize>>) -> String {
+            let mut out: Vec<String> = Vec::new();
+            let mut stack = vec![root];
+            while let Some(n) = stack.pop() {
+                let n = match edit(n) {
+                    Some(None) => {
+                        if !self.nodes[n].replacement.is_empty() {
+                            out.push(self.nodes[n].replacement.clone());
+                        }
+                        continue;
+                    }
+                    Some(Some(d)) => d,
+                    None => n,
+                };
+                let node = &self.nodes[n];
+                if node.pruned {
+                    if !node.replacement.is_empty() {
+                        out.push(node.replacement.clone());
+                    }
+                    continue;
+                }
+                if let Some(t) = &node.text {
+                    out.push(t.clone());
+                }
+                stack.extend(node.children.iter().rev());
+            }
+            out.join(" ")
+        }
+
+        /// The parent of `n` in the current tree (detached nodes keep their stale children).
+        fn parent(&self, n: usize) -> Option<usize> {
+            let mut stack = vec![self.root];
+            while let Some(p) = stack.pop() {
+                if self.nodes[p].children.contains(&n) {
+                    return Some(p);
+                }
+                stack.extend(&self.nodes[p].children);
+            }
+            None
+        }
+    }
+
+    impl Tree for Toy {
+        type Node = usize;
+        fn index(n: usize) -> usize {
+            n
+        }
+        fn root(&self) -> usize {
+            self.root
+        }
+        fn children(&self, n: usize) -> &[usize] {
+            &self.nodes[n].children
+        }
+        fn is_token(&self, n: usize) -> bool {
+            self.nodes[n].text.is_some()
+        }
+        fn is_hidden(&self, n: usize) -> bool {
+            self.nodes[n].hidden
+        }
+        fn is_pruned(&self, n: usize) -> bool {
+            self.nodes[n].pruned
+        }
+        fn replacement_is_empty(&self, n: usize) -> bool {
+            self.nodes[n].replacement.is_empty()
+        }
+        fn compatible(&self, a: usize, b: usize) -> bool {
+            !self.is_token(a) && !self.is_token(b) && self.nodes[a].kind == self.nodes[b].kind
+        }
+        fn unparse(&self) -> Vec<u8> {
+            self.render(self.root, &|_| None).into_bytes()
+        }
+        fn unparse_pruned(&self, pruned: &dyn Fn(usize) -> bool) -> Vec<u8> {
+            self.render(self.root, &|n| pruned(n).then_some(None))
+                .into_bytes()
+        }
+        fn unparse_hoisted(&self, n: usize, desc: usize) -> Vec<u8> {
+            self.render(self.root, &|m| (m == n).then_some(Some(desc)))
+                .into_bytes()
+        }
+        fn prune(&mut self, n: usize) {
+            self.nodes[n].pruned = true;
+        }
+        fn hoist(&mut self, n: usize, desc: usize) {
+            let parent = if n == self.root { None } else { self.parent(n) };
+            match parent {
+                Some(p) => {
+                    for c in self.nodes[p].children.iter_mut() {
+                        if *c == n {
+                            *c = desc;
+                        }
+                    }
+                }
+                None => self.root = desc,
+            }
+        }
+    }
+
+    /// Every candidate the oracle saw, in order.
+    pub(crate) type Log = Arc<Mutex<Vec<String>>>;
+
+    /// A judge without cache or syntax filter over `interesting` (on the candidate text),
+    /// logging every oracle run.
+    pub(crate) fn judge(
+        interesting: impl Fn(&str) -> bool + Send + Sync + 'static,
+    ) -> (Judge, Log) {
+        let log: Log = Arc::default();
+        let log2 = Arc::clone(&log);
+        let oracle = FnOracle::new(move |c: &[u8]| {
+            let c = String::from_utf8_lossy(c).into_owned();
+            let verdict = interesting(&c);
+            log2.lock().unwrap().push(c);
+            verdict
+        });
+        let opts = JudgeOptions {
+            cache: false,
+            ..JudgeOptions::default()
+        };
+        (Judge::new(Box::new(oracle), opts), log)
+    }
+
+    /// `text` contains every one of the space-separated `words` as a word.
+    pub(crate) fn has(text: &str, words: &str) -> bool {
+        words
+            .split_whitespace()
+            .all(|w| text.split_whitespace().any(|t| t == w))
+    }
+}
