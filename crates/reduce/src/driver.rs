@@ -26,52 +26,79 @@ pub(crate) fn first_interesting(
     n: usize,
     make: &(dyn Fn(usize) -> Option<Vec<u8>> + Sync),
 ) -> Option<(usize, Vec<u8>)> {
-    let test = |i: usize| -> Option<Vec<u8>> {
-        let candidate = make(i)?;
-        (candidate != current && judge.test(&candidate)).then_some(candidate)
-    };
+    let winners: Mutex<Vec<(usize, Vec<u8>)>> = Mutex::new(Vec::new());
+    let (first, outcomes) = first_true(jobs, n, &|| judge.is_cancelled(), &|i| {
+        let candidate = make(i).filter(|c| c != current)?;
+        let interesting = judge.test(&candidate);
+        if interesting {
+            lock(&winners).push((i, candidate));
+        }
+        Some(interesting)
+    });
+    let lost = outcomes
+        .iter()
+        .enumerate()
+        .filter(|&(i, o)| o.is_some() && first.is_some_and(|f| i > f))
+        .count();
+    judge.add_discarded(lost as u64);
+    let first = first?;
+    let winners = winners.into_inner().unwrap_or_else(|e| e.into_inner());
+    winners.into_iter().find(|(i, _)| *i == first)
+}
+
+/// The first `i` in `0..n` for which `test(i)` is `Some(true)` (`None`: nothing to test at
+/// `i`), speculating with `jobs` workers as described in the module docs; also every outcome
+/// obtained (indices past the first `true` may have been tested too: the lost bets). Stops
+/// taking new indices once `stopped()` holds.
+pub(crate) fn first_true(
+    jobs: usize,
+    n: usize,
+    stopped: &(dyn Fn() -> bool + Sync),
+    test: &(dyn Fn(usize) -> Option<bool> + Sync),
+) -> (Option<usize>, Vec<Option<bool>>) {
+    let outcomes: Mutex<Vec<Option<bool>>> = Mutex::new(vec![None; n]);
     if jobs <= 1 || n <= 1 {
         for i in 0..n {
-            if judge.is_cancelled() {
-                return None;
+            if stopped() {
+                break;
             }
-            if let Some(c) = test(i) {
-                return Some((i, c));
+            let outcome = test(i);
+            lock(&outcomes)[i] = outcome;
+            if outcome == Some(true) {
+                return (
+                    Some(i),
+                    outcomes.into_inner().unwrap_or_else(|e| e.into_inner()),
+                );
             }
         }
-        return None;
+        return (
+            None,
+            outcomes.into_inner().unwrap_or_else(|e| e.into_inner()),
+        );
     }
     let next = AtomicUsize::new(0);
     let found = AtomicUsize::new(usize::MAX);
-    let winners: Mutex<Vec<(usize, Vec<u8>)>> = Mutex::new(Vec::new());
-    let past: Mutex<Vec<usize>> = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
         for _ in 0..jobs.min(n) {
             scope.spawn(|| loop {
-                if judge.is_cancelled() {
+                if stopped() {
                     return;
                 }
                 let i = next.fetch_add(1, Ordering::SeqCst);
                 if i >= n || i > found.load(Ordering::SeqCst) {
                     return;
                 }
-                let Some(candidate) = make(i).filter(|c| c != current) else {
-                    continue;
-                };
-                lock(&past).push(i);
-                if judge.test(&candidate) {
+                let outcome = test(i);
+                lock(&outcomes)[i] = outcome;
+                if outcome == Some(true) {
                     found.fetch_min(i, Ordering::SeqCst);
-                    lock(&winners).push((i, candidate));
                 }
             });
         }
     });
-    let winner = found.load(Ordering::SeqCst);
-    let lost = lock(&past).iter().filter(|&&i| i > winner).count();
-    judge.add_discarded(lost as u64);
-    let mut winners = winners.into_inner().unwrap_or_else(|e| e.into_inner());
-    winners.sort_by_key(|(i, _)| *i);
-    winners.into_iter().next()
+    let found = found.load(Ordering::SeqCst);
+    let outcomes = outcomes.into_inner().unwrap_or_else(|e| e.into_inner());
+    ((found != usize::MAX).then_some(found), outcomes)
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {

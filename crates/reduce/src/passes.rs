@@ -315,10 +315,13 @@ impl<'a> Passes<'a> {
     }
 }
 
+/// An identifier spelling and its occurrences (range, replacement group).
+type Spelling = (Vec<u8>, Vec<(Range<usize>, Option<usize>)>);
+
 /// Occurrences of each identifier spelling (in order of first occurrence), with groups.
-fn spellings(text: &[u8], facts: &Facts) -> Vec<(Vec<u8>, Vec<(Range<usize>, Option<usize>)>)> {
+fn spellings(text: &[u8], facts: &Facts) -> Vec<Spelling> {
     let mut index: HashMap<&[u8], usize> = HashMap::new();
-    let mut out: Vec<(Vec<u8>, Vec<(Range<usize>, Option<usize>)>)> = Vec::new();
+    let mut out: Vec<Spelling> = Vec::new();
     for id in &facts.idents {
         let word = &text[id.range.clone()];
         let i = *index.entry(word).or_insert_with(|| {
