@@ -101,8 +101,8 @@ fn c_unused_parameter_and_its_arguments_vanish_together() {
     d.write(
         "params.c",
         "int printf(const char *, ...);\n\
-         int pick(int wanted, int ignored, int also_ignored) { return wanted; }\n\
-         int main(void) { printf(\"%d\\n\", pick(42, 7, 8) + pick(0, 9, 10)); return 0; }\n",
+         void show(int wanted, int ignored, int also_ignored) { printf(\"%d\", wanted); }\n\
+         int main(void) { show(4, 7, 8); show(2, 9, 10); return 0; }\n",
     );
     let oracle = d.script("oracle.sh", PRINTS_42);
     d.run(&[
@@ -184,20 +184,30 @@ fn javascript_string_literal_emptied() {
     .expect_code(0);
     let out = d.read_string("str.reduced.js");
     assert!(is_interesting(&oracle, "str.js", out.as_bytes()), "{out}");
-    assert_eq!(out.trim(), "console.log(typeof \"\");");
+    let squeezed: String = out.split_whitespace().collect();
+    assert_eq!(squeezed, "console.log(typeof\"\");");
 }
 
 #[test]
 fn token_search_removes_what_no_node_boundary_allows() {
     let d = Dir::new();
     // gcc accepts `main() {...}` (implicit int, -w): only token search can drop the `int`.
+    // tree-sitter-c parses `main(){}` with an error, so the syntax filter is off here.
     d.write("tok.c", "int main() { return 0; }\n");
     let oracle = d.script(
         "oracle.sh",
         r#"gcc -w -std=gnu89 -fsyntax-only "$1" 2>/dev/null && grep -q main "$1""#,
     );
-    d.run(&["--test", "oracle.sh", "--passes", "tokens", "-q", "tok.c"])
-        .expect_code(0);
+    d.run(&[
+        "--test",
+        "oracle.sh",
+        "--passes",
+        "tokens",
+        "--no-syntax-filter",
+        "-q",
+        "tok.c",
+    ])
+    .expect_code(0);
     let out = d.read_string("tok.reduced.c");
     assert!(is_interesting(&oracle, "tok.c", out.as_bytes()), "{out}");
     assert!(!out.contains("int"), "{out}");
@@ -212,7 +222,7 @@ fn no_semicolon_leftovers_and_treedd_is_a_fixed_point_of_itself() {
         "int printf(const char *, ...);\n\
          struct unused_one { int x; };\n\
          int unused_two(void) { return 1; }\n\
-         int main(void) { int k = 40; k = k + 1; k++; printf(\"%d\\n\", k + 1); return 0; }\n",
+         int main(void) { int k = 39; k = k + 1; k++; printf(\"%d\\n\", k + 1); return 0; }\n",
     );
     let oracle = d.script("oracle.sh", PRINTS_42);
     d.run(&["--test", "oracle.sh", "-q", "semi.c"])
@@ -239,8 +249,8 @@ fn no_semicolon_leftovers_and_treedd_is_a_fixed_point_of_itself() {
     assert_eq!(d.read_string("again.reduced.c"), first);
 }
 
-/// Idempotence with every preset, on a JavaScript fixture (node) and the Java fixture's
-/// smaller sibling (javac + java).
+/// Idempotence on a JavaScript fixture (node, `smallest`) and a Java type error (javac,
+/// default preset).
 #[test]
 fn fixed_point_of_itself_for_javascript_and_java() {
     let d = Dir::new();
@@ -266,30 +276,30 @@ fn fixed_point_of_itself_for_javascript_and_java() {
     .expect_code(0);
     assert_eq!(d.read("again.reduced.js"), first);
 
+    // Java: javac must still report the same type error.
     let j = Dir::new();
     j.write(
         "Main.java",
         "public class Main {\n\
          \x20 static int unusedHelper(int value, int other) { return value * other; }\n\
-         \x20 static String describeTheNumber(int number) { return \"number is \" + number; }\n\
          \x20 public static void main(String[] arguments) {\n\
-         \x20   int[] values = new int[2];\n\
-         \x20   System.out.println(describeTheNumber(values[3]));\n\
+         \x20   int counterValue = \"not a number\";\n\
+         \x20   System.out.println(counterValue + unusedHelper(1, 2));\n\
          \x20 }\n\
          }\n",
     );
     j.script(
         "oracle.sh",
         r#"dir=$(mktemp -d) || exit 1
-cp "$1" "$dir/Main.java" && cd "$dir" && javac Main.java 2>/dev/null &&
-  java -Xshare:auto -XX:TieredStopAtLevel=1 Main 2>&1 | grep -q ArrayIndexOutOfBoundsException
+cp "$1" "$dir/Main.java" && cd "$dir" &&
+  javac Main.java 2>&1 | grep -q "String cannot be converted to int"
 r=$?; rm -rf "$dir"; exit $r"#,
     );
     j.run(&["--test", "oracle.sh", "-q", "Main.java"])
         .expect_code(0);
     let first = j.read_string("Main.reduced.java");
     assert!(
-        !first.contains("unusedHelper") && !first.contains("describeTheNumber"),
+        !first.contains("unusedHelper") && !first.contains("counterValue"),
         "{first}"
     );
     j.write("Again.java", &first);
