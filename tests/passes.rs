@@ -385,3 +385,38 @@ fn passes_flags() {
         .iter()
         .all(|r| r["pass"] == "tree"));
 }
+
+/// Every preset's output is a fixed point of the same preset (helloworld.c, gcc).
+#[test]
+fn every_preset_is_a_fixed_point_of_itself_on_helloworld() {
+    for preset in ["smallest", "balanced", "fastest"] {
+        let d = Dir::new();
+        d.copy_fixture("c/helloworld");
+        d.run(&[
+            "--test",
+            "oracle.sh",
+            "--preset",
+            preset,
+            "-q",
+            "helloworld.c",
+        ])
+        .expect_code(0);
+        let first = d.read_string("helloworld.reduced.c");
+        d.write("again.c", &first);
+        d.run(&[
+            "--test",
+            "oracle.sh",
+            "--preset",
+            preset,
+            "--stats",
+            "stats.json",
+            "-q",
+            "again.c",
+        ])
+        .expect_code(0);
+        assert_eq!(d.read_string("again.reduced.c"), first, "{preset}");
+        let s = stats(&d);
+        assert!(s["mean_busy_workers"].as_f64().is_some(), "{s}");
+        assert!(s["discarded"].as_u64().is_some(), "{s}");
+    }
+}

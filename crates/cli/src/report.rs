@@ -46,6 +46,8 @@ pub struct StatsReport {
     pub timeouts: u64,
     /// Speculative tests whose answers were not used (a candidate earlier in the sequence won).
     pub discarded: u64,
+    /// Oracle run time added up over the wall time: how many workers were busy on average.
+    pub mean_busy_workers: f64,
     /// Per round, the tree phase (`tree`) and each pass: oracle runs, accepted candidates,
     /// non-whitespace characters removed.
     pub rounds: Vec<treedd_reduce::PassRecord>,

@@ -57,6 +57,7 @@ struct Counters {
     timeouts: AtomicU64,
     failed_to_start: AtomicU64,
     discarded: AtomicU64,
+    busy_nanos: AtomicU64,
 }
 
 fn bump(counter: &AtomicU64) {
@@ -106,7 +107,10 @@ impl Judge {
         if self.is_cancelled() {
             return false;
         }
+        let started = std::time::Instant::now();
         let outcome = self.oracle.run(candidate);
+        let nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        self.counters.busy_nanos.fetch_add(nanos, Ordering::Relaxed);
         let remember_pass = || {
             if let Some((cache, key, _)) = key {
                 // Larger entries would be evicted at once (proposal 2).
@@ -208,6 +212,7 @@ impl Judge {
             timeouts: get(&c.timeouts),
             failed_to_start: get(&c.failed_to_start),
             discarded: get(&c.discarded),
+            busy_seconds: get(&c.busy_nanos) as f64 / 1e9,
         }
     }
 
