@@ -329,6 +329,11 @@ fn run_phase<T: Tree>(s: &mut Session<T>, config: &TreeConfig, step: Step) {
 /// result so far, once the judge is cancelled. What each round did is recorded in the
 /// judge ([`Judge::records`]).
 pub fn reduce_tree(tree: &mut RTree, judge: &Judge, config: &TreeConfig) -> Vec<u8> {
+    judge.with_lookahead(config.ddmin.jobs, || rounds(tree, judge, config))
+}
+
+/// The rounds of [`reduce_tree`] to the joint fixed point.
+fn rounds(tree: &mut RTree, judge: &Judge, config: &TreeConfig) -> Vec<u8> {
     let lang = tree.lang();
     let mut current = tree.unparse();
     for round in 1..=MAX_ROUNDS {

@@ -562,7 +562,7 @@ impl<'a> Parts<'a> {
 /// Picire's `ZellerSplit`) cuts them: a 1/n-th, then 1/(n-1)-th of the rest, and so on (sizes
 /// differ by at most one, smaller parts first). With it the test counts of 002 Table 3(a)
 /// are reproduced exactly.
-fn split(len: usize, n: usize) -> Vec<usize> {
+pub(crate) fn split(len: usize, n: usize) -> Vec<usize> {
     let n = n.min(len).max(1);
     let mut out = vec![0];
     let mut start = 0;

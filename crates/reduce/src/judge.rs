@@ -7,6 +7,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use crate::lookahead::Lookahead;
 use crate::{Cache, Oracle, Outcome, PassRecord, Stats};
 
 /// Decides before the oracle whether a candidate may be interesting at all (true = keep).
@@ -46,6 +47,7 @@ pub struct Judge {
     phase: Mutex<String>,
     last_start_error: Mutex<Option<String>>,
     records: Mutex<Vec<PassRecord>>,
+    lookahead: Mutex<Option<Arc<Lookahead>>>,
 }
 
 #[derive(Default)]
@@ -82,6 +84,7 @@ impl Judge {
             phase: Mutex::new(String::new()),
             last_start_error: Mutex::new(None),
             records: Mutex::new(Vec::new()),
+            lookahead: Mutex::new(None),
         }
     }
 
@@ -97,25 +100,38 @@ impl Judge {
                 return false;
             }
         }
-        let key = self.cache.as_ref().map(|cache| {
-            let key = Cache::key(candidate);
-            (cache, key, cache.is_known_pass(&key))
-        });
-        if let Some((_, _, true)) = key {
+        let key = Cache::key(candidate);
+        if self.cache.as_ref().is_some_and(|c| c.is_known_pass(&key)) {
             return false;
         }
         if self.is_cancelled() {
             return false;
         }
+        let lookahead = self.lookahead();
+        if let Some(la) = &lookahead {
+            if let Some(answer) = la.claim(key) {
+                return answer;
+            }
+        }
+        let answer = self.run_oracle(candidate, &key);
+        if let Some(la) = &lookahead {
+            la.finish(key, answer, false);
+        }
+        answer.unwrap_or(false)
+    }
+
+    /// Run the oracle on `candidate` and record the outcome (stats, cache, best so far).
+    /// `None` when the run was cancelled or could not start (no answer).
+    fn run_oracle(&self, candidate: &[u8], key: &crate::cache::Key) -> Option<bool> {
         let started = std::time::Instant::now();
         let outcome = self.oracle.run(candidate);
         let nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
         self.counters.busy_nanos.fetch_add(nanos, Ordering::Relaxed);
         let remember_pass = || {
-            if let Some((cache, key, _)) = key {
+            if let Some(cache) = &self.cache {
                 // Larger entries would be evicted at once (proposal 2).
                 if candidate.len() <= self.best_len.load(Ordering::SeqCst) {
-                    cache.insert_pass(key, candidate.len());
+                    cache.insert_pass(*key, candidate.len());
                 }
             }
         };
@@ -124,25 +140,73 @@ impl Judge {
                 bump(&self.counters.oracle_runs);
                 bump(&self.counters.interesting);
                 self.improved(candidate);
-                true
+                Some(true)
             }
             Outcome::NotInteresting { .. } => {
                 bump(&self.counters.oracle_runs);
                 remember_pass();
-                false
+                Some(false)
             }
             Outcome::TimedOut => {
                 bump(&self.counters.oracle_runs);
                 bump(&self.counters.timeouts);
                 remember_pass();
-                false
+                Some(false)
             }
-            Outcome::Cancelled => false,
+            Outcome::Cancelled => None,
             Outcome::FailedToStart(msg) => {
                 bump(&self.counters.failed_to_start);
                 *lock(&self.last_start_error) = Some(msg);
-                false
+                None
             }
+        }
+    }
+
+    fn lookahead(&self) -> Option<Arc<Lookahead>> {
+        lock(&self.lookahead).clone()
+    }
+
+    /// Run `body` with `jobs` lookahead workers testing the candidates that
+    /// [`Judge::announce`] names (see `lookahead`); with one job, just `body`.
+    pub(crate) fn with_lookahead<R>(&self, jobs: usize, body: impl FnOnce() -> R) -> R {
+        if jobs <= 1 {
+            return body();
+        }
+        let la = Arc::new(Lookahead::new(jobs));
+        *lock(&self.lookahead) = Some(Arc::clone(&la));
+        let out = std::thread::scope(|scope| {
+            for _ in 0..jobs {
+                let la = Arc::clone(&la);
+                scope.spawn(move || self.speculate(&la));
+            }
+            let out = body();
+            self.add_discarded(la.stop());
+            out
+        });
+        *lock(&self.lookahead) = None;
+        out
+    }
+
+    /// A lookahead worker: test announced candidates until stopped.
+    fn speculate(&self, la: &Lookahead) {
+        while let Some((key, candidate)) = la.next(Cache::key) {
+            let skip = self.is_cancelled()
+                || self.filter.as_ref().is_some_and(|f| !f(&candidate))
+                || self.cache.as_ref().is_some_and(|c| c.is_known_pass(&key));
+            let answer = if skip {
+                None
+            } else {
+                self.run_oracle(&candidate, &key)
+            };
+            la.finish(key, answer, true);
+        }
+    }
+
+    /// Name the candidates the algorithm will test next if everything pending fails; idle
+    /// workers test them ahead of time (only inside [`Judge::with_lookahead`]).
+    pub(crate) fn announce(&self, candidates: Vec<Vec<u8>>) {
+        if let Some(la) = self.lookahead() {
+            la.announce(candidates);
         }
     }
 

@@ -12,6 +12,7 @@ mod fixpoint;
 mod hdd;
 mod hoist;
 mod judge;
+mod lookahead;
 mod oracle;
 mod passes;
 mod session;
