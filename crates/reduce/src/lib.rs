@@ -5,6 +5,7 @@
 
 mod algorithm;
 mod cache;
+mod confirm;
 mod ddmin;
 mod error;
 mod fixpoint;
@@ -12,6 +13,7 @@ mod hdd;
 mod hoist;
 mod judge;
 mod oracle;
+pub mod reaper;
 mod session;
 mod stats;
 mod text;
@@ -20,6 +22,7 @@ pub use algorithm::{
     reduce_tree, Base, ConfigNameError, Hoisting, TraversalOrder, TreeConfig, PRESETS,
 };
 pub use cache::Cache;
+pub use confirm::Confirm;
 pub use ddmin::{ddmin, ddmin_indices, ComplementOrder, DdminOptions};
 pub use error::Error;
 pub use judge::{Filter, FnOracle, Judge, JudgeOptions, OnImprovement};
