@@ -19,3 +19,6 @@ mod signals;
 mod verify;
 // Grammar-aware reduction: C with gcc, JavaScript with node, syntax errors, debug options.
 mod tree;
+// Unattended runs: default timeout, no orphans after SIGKILL, --resume, flaky oracles,
+// checks before the first oracle run, huge oracle output.
+mod reliability;

@@ -273,10 +273,6 @@ impl CommandOracle {
             .process_group(0);
         if let Some(watchdog) = &self.watchdog {
             cmd.env(MARKER_VAR, watchdog.marker());
-            // SAFETY: the hook only makes async-signal-safe syscalls (getpid, write).
-            unsafe {
-                cmd.pre_exec(watchdog.child_registration());
-            }
         }
         let mut child = match cmd.spawn() {
             Ok(child) => child,
@@ -286,6 +282,9 @@ impl CommandOracle {
             }
         };
         let pid = Pid::from_child(&child);
+        if let Some(watchdog) = &self.watchdog {
+            watchdog.register(pid);
+        }
         {
             let mut running = self.lock();
             running.groups.push(pid);

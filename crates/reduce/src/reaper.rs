@@ -7,10 +7,12 @@
 //!
 //! - holds one end of a socket pair whose other end only treedd holds (close-on-exec, so no
 //!   oracle inherits it past `exec`);
-//! - is told, over that socket, every oracle process group: each oracle child writes its own pid
-//!   from `pre_exec` (between `fork` and `exec`, so there is no moment when a group exists
-//!   that the watchdog does not know), and treedd writes its negation when it has killed the
-//!   group and is about to reap the leader (so the id is still ours when it is forgotten);
+//! - is told, over that socket, every oracle process group: treedd writes the leader's pid
+//!   right after the spawn, and its negation when it has killed the group and is about to
+//!   reap the leader (so the id is still ours when it is forgotten). Registering from the
+//!   child in `pre_exec` would close the short window after the spawn, but any `pre_exec`
+//!   makes std use `execvp`, which runs a file without `#!` through `/bin/sh`; the window
+//!   is covered by the environment marker below instead;
 //! - runs in its own process group and ignores SIGINT, SIGTERM and SIGHUP, so Ctrl-C on the
 //!   terminal or `kill -- -PGID` of treedd's group does not take it down first;
 //! - on end-of-file, which the kernel delivers when treedd has exited for any reason
@@ -34,7 +36,7 @@ use std::collections::HashSet;
 use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::io::{self, Read};
-use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -126,8 +128,8 @@ impl Watchdog {
     /// watchdog when treedd is gone, and is the marker value put into every oracle's
     /// environment.
     pub fn spawn(mut cmd: Command, scratch: &Path) -> io::Result<Watchdog> {
-        // A socket pair rather than a pipe: `send(MSG_NOSIGNAL)` cannot raise SIGPIPE in an
-        // oracle child (whose SIGPIPE is back to default) should the watchdog have died.
+        // A socket pair rather than a pipe: `send(MSG_NOSIGNAL)` cannot raise SIGPIPE should
+        // the watchdog have died.
         use rustix::net::{socketpair, AddressFamily, SocketFlags, SocketType};
         let (read, write) = socketpair(
             AddressFamily::UNIX,
@@ -153,19 +155,10 @@ impl Watchdog {
         &self.marker
     }
 
-    /// A `pre_exec` hook: the child registers its own pid (= its process group, made with
-    /// `process_group(0)` before the hook runs). Async-signal-safe: two raw syscalls.
-    pub fn child_registration(&self) -> impl FnMut() -> io::Result<()> + Send + Sync + 'static {
-        let fd = self.socket.as_raw_fd();
-        move || {
-            let pid = rustix::process::getpid().as_raw_nonzero().get();
-            // SAFETY: treedd's end stays open in treedd for its whole life, and the child
-            // is a copy of treedd between fork and exec.
-            let fd = unsafe { BorrowedFd::borrow_raw(fd) };
-            // A dead watchdog must not stop the oracle from running.
-            let _ = write_all_raw(fd, &pid.to_le_bytes());
-            Ok(())
-        }
+    /// A new oracle process group, led by `pid`. A dead watchdog is no reason to fail a run.
+    pub fn register(&self, pid: Pid) {
+        let record = pid.as_raw_nonzero().get().to_le_bytes();
+        let _ = write_all_raw(self.socket.as_fd(), &record);
     }
 
     /// The group led by `pid` has been killed and its leader is about to be reaped.
