@@ -9,6 +9,7 @@
 mod dump;
 mod error;
 mod flatten;
+pub mod fuzz;
 mod lang;
 mod parse;
 mod replace;
