@@ -428,3 +428,59 @@ fn an_oracle_writing_100_mb_to_stdout_and_stderr_neither_blocks_nor_bloats() {
     let rss = s["peak_rss_bytes"].as_u64().unwrap();
     assert!(rss < 64 << 20, "treedd grew to {rss} bytes");
 }
+
+#[test]
+fn kill_campaign_ci_sized() {
+    // `cargo xtask kill-campaign` runs 100 of these with random signals and moments.
+    let check = r#"grep -qx 3 "$1" && grep -qx 29 "$1""#;
+    let kills = [
+        ("INT", 300),
+        ("TERM", 700),
+        ("KILL", 250),
+        ("KILL", 900),
+        ("INT", 1200),
+        ("TERM", 100),
+    ];
+    for (signal, ms) in kills {
+        let d = Dir::new();
+        let input = numbers(0..40);
+        d.write("input.txt", &input);
+        let pids = d.join("pids");
+        d.script(
+            "oracle.sh",
+            &format!(
+                "echo $$ >> {p}\nsleep 1000 & echo $! >> {p}\nsetsid sleep 1000 & echo $! >> {p}\nsleep 0.02\n{check}",
+                p = pids.display()
+            ),
+        );
+        let checker = d.script("check.sh", check);
+        let args = [
+            "--test",
+            "oracle.sh",
+            "--unit",
+            "line",
+            "--jobs",
+            "2",
+            "input.txt",
+        ];
+        let mut child = d.cmd().args(args).stderr(Stdio::null()).spawn().unwrap();
+        std::thread::sleep(Duration::from_millis(ms));
+        kill(&child, signal);
+        wait_for(10, "treedd to stop", || child.try_wait().unwrap().is_some());
+        let what = format!("{signal} after {ms} ms");
+        assert_eq!(d.read_string("input.txt"), input, "{what}");
+        if let Ok(out) = fs::read(d.join("input.reduced.txt")) {
+            assert!(is_interesting(&checker, "input.txt", &out), "{what}");
+        }
+        for pid in self::pids(&d) {
+            assert!(is_gone(pid), "{what}: oracle process {pid} survived");
+        }
+        let mut resumed = args.to_vec();
+        resumed.push("--resume");
+        d.run(&resumed).expect_code(0);
+        assert_eq!(d.read_string("input.reduced.txt"), "3\n29\n", "{what}");
+        wait_for(5, "the scratch directories to go", || {
+            d.tmp_entries().is_empty()
+        });
+    }
+}

@@ -71,12 +71,17 @@ pub fn run(args: &[String]) -> Result<()> {
 fn corpus() -> Result<Vec<(Lang, Vec<u8>)>> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut files = Vec::new();
-    for dir in [
-        root.join("crates/tree/test_data"),
-        root.join("fixtures"),
-        root.join("../shared/suites"),
-    ] {
-        walk(&dir, &mut files);
+    walk(&root.join("crates/tree/test_data"), &mut files);
+    walk(&root.join("fixtures"), &mut files);
+    // `shared/suites` next to the repository or one of its ancestors (worktrees are deeper).
+    let root = std::fs::canonicalize(&root)?;
+    if let Some(shared) = root
+        .ancestors()
+        .skip(1)
+        .map(|a| a.join("shared/suites"))
+        .find(|p| p.is_dir())
+    {
+        walk(&shared, &mut files);
     }
     let mut out = Vec::new();
     for f in files {
