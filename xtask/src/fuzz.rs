@@ -40,7 +40,7 @@ pub fn run(args: &[String]) -> Result<()> {
     while Instant::now() < deadline {
         let (lang, input) = &corpus[rng.below(corpus.len())];
         let input = mutate(input, &mut rng);
-        let case_seed = rng.next();
+        let case_seed = rng.next_u64();
         let result = std::panic::catch_unwind(|| fuzz_case(*lang, &input, case_seed, steps));
         cases += 1;
         per_lang[match lang {

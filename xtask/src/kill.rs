@@ -134,7 +134,7 @@ fn one_run(bin: &Path, signal: &str, delay: Duration) -> Result<bool> {
     let dir = &std::env::temp_dir().join(format!(
         "treedd-kill-{}-{}",
         std::process::id(),
-        Rng::new(delay.as_nanos() as u64 ^ 0x5eed).next()
+        Rng::new(delay.as_nanos() as u64 ^ 0x5eed).next_u64()
     ));
     let _ = fs::remove_dir_all(dir);
     fs::create_dir_all(dir.join("tmp"))?;

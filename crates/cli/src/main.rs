@@ -803,7 +803,11 @@ impl Reduction {
                 "--resume: the oracle no longer finds {out} interesting ({}); starting from the input",
                 describe_outcome(&report)
             ));
-            self.oracle.set_timeout(None);
+            // Back to what a fresh run starts with (`check_original_runs` derives the default).
+            self.oracle.set_timeout(match self.args.timeout {
+                Some(Timeout::Seconds(s)) => Some(Duration::from_secs_f64(s)),
+                Some(Timeout::None) | None => None,
+            });
             return Ok(None);
         }
         self.progress.note(&format!(

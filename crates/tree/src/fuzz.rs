@@ -18,7 +18,7 @@ impl Rng {
         Rng(seed)
     }
 
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -28,7 +28,7 @@ impl Rng {
 
     /// Uniform in `0..n` (n > 0).
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+        (self.next_u64() % n as u64) as usize
     }
 }
 
@@ -227,7 +227,7 @@ mod tests {
         for case in 0..240u64 {
             let (lang, input) = &corpus[case as usize % corpus.len()];
             let input = mutate(input, &mut rng);
-            let seed = rng.next();
+            let seed = rng.next_u64();
             match fuzz_case(*lang, &input, seed, 12) {
                 Ok(c) => total += c,
                 Err(e) => panic!("{} case {case} (seed {seed}): {e}", lang.name()),
