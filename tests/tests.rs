@@ -21,3 +21,6 @@ mod verify;
 mod tree;
 // The transformation passes and the joint fixed point, with gcc, node and javac oracles.
 mod passes;
+// Unattended runs: default timeout, no orphans after SIGKILL, --resume, flaky oracles,
+// checks before the first oracle run, huge oracle output.
+mod reliability;

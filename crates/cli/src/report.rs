@@ -35,7 +35,17 @@ pub struct StatsReport {
     /// The transformation passes of every round (tree reduction only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub passes: Option<Vec<&'static str>>,
+    /// The per-run timeout in effect (`null`: none); `timeout_default` if derived from the
+    /// original's run rather than given with `--timeout`.
     pub timeout_seconds: Option<f64>,
+    pub timeout_default: bool,
+    /// `--check-original` (runs of the original before starting; 1 without it).
+    pub check_original: u32,
+    /// `--confirm` (0 without it), and the improvements it rejected.
+    pub confirm: u32,
+    pub confirm_rejected: u64,
+    /// `--resume` continued an unfinished reduction from the output file.
+    pub resumed: bool,
     pub cache: bool,
     pub syntax_filter: bool,
     /// Oracle processes actually started (the original's check and `--verify` included).

@@ -669,4 +669,28 @@ mod tests {
             (1, 1, 1)
         );
     }
+
+    #[test]
+    fn cancelled_runs_are_never_cached_nor_counted_as_timeouts() {
+        // A run cut by treedd's own cancellation (a later speculative driver cancels runs)
+        // has no answer: the same candidate must be run again when asked again.
+        struct CancelledOnce(AtomicU64);
+        impl Oracle for CancelledOnce {
+            fn run(&self, _: &[u8]) -> Outcome {
+                match self.0.fetch_add(1, Ordering::SeqCst) {
+                    0 => Outcome::Cancelled,
+                    _ => Outcome::Interesting,
+                }
+            }
+            fn cancel(&self) {}
+        }
+        let judge = Judge::new(
+            Box::new(CancelledOnce(AtomicU64::new(0))),
+            JudgeOptions::default(),
+        );
+        assert!(!judge.test(b"x"));
+        assert!(judge.test(b"x"), "a cancelled run's answer was cached");
+        let stats = judge.stats();
+        assert_eq!((stats.timeouts, stats.cache_hits), (0, 0));
+    }
 }

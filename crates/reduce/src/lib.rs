@@ -5,6 +5,7 @@
 
 mod algorithm;
 mod cache;
+mod confirm;
 mod ddmin;
 mod driver;
 mod error;
@@ -15,6 +16,7 @@ mod judge;
 mod lookahead;
 mod oracle;
 mod passes;
+pub mod reaper;
 mod session;
 mod stats;
 mod text;
@@ -23,6 +25,7 @@ pub use algorithm::{
     reduce_tree, Base, ConfigNameError, Hoisting, TraversalOrder, TreeConfig, PRESETS,
 };
 pub use cache::Cache;
+pub use confirm::Confirm;
 pub use ddmin::{ddmin, ddmin_indices, ComplementOrder, DdminOptions};
 pub use error::Error;
 pub use judge::{Filter, FnOracle, Judge, JudgeOptions, OnImprovement};

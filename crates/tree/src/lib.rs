@@ -10,6 +10,7 @@ mod dump;
 mod error;
 mod facts;
 mod flatten;
+pub mod fuzz;
 mod lang;
 mod parse;
 mod pass_data;

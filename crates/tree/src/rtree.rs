@@ -491,7 +491,9 @@ impl RTree {
         self.nodes[n.index()].flags |= PRUNED;
     }
     /// Commit: `desc` (a descendant compatible with `n`) takes `n`'s place. `desc` takes
-    /// over `n`'s position (and so whether it may be empty); `n` is detached.
+    /// over `n`'s position (and so whether it may be empty); `n` is detached. `desc` must be
+    /// live (not pruned, as `chi` guarantees): a pruned `desc` unparses differently here than
+    /// in `unparse_with` (found by the fuzz campaign, docs/reliability.md).
     pub fn hoist(&mut self, n: NodeId, desc: NodeId) {
         if n == desc {
             return;
