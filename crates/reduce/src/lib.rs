@@ -24,7 +24,8 @@ pub use ddmin::{ddmin, ddmin_indices, ComplementOrder, DdminOptions};
 pub use error::Error;
 pub use judge::{Filter, FnOracle, Judge, JudgeOptions, OnImprovement};
 pub use oracle::{
-    CommandOracle, CommandOracleBuilder, Oracle, Outcome, RunReport, STDERR_HEAD_LINES,
+    signal_group, wait_exited, CommandOracle, CommandOracleBuilder, GroupSignal, Oracle, Outcome,
+    RunReport, STDERR_HEAD_LINES,
 };
 pub use stats::Stats;
 pub use text::{reduce_text, TextUnit};

@@ -1,0 +1,155 @@
+//! SVG plots: Figure 7.9-style scatter plots of hoisting's effect.
+
+use std::path::Path;
+
+use anyhow::{anyhow, Result};
+use treedd_reduce::{Base, Hoisting};
+
+use super::config::{hoisting_column, Config};
+use super::tables::Index;
+
+pub(super) fn scatter_points(
+    index: &Index<'_>,
+    cases: &[String],
+    base: Base,
+) -> Vec<(String, Vec<(f64, f64)>)> {
+    let base_slug = Config::Tree(base, Hoisting::None).slug();
+    Hoisting::ALL[1..]
+        .iter()
+        .map(|&h| {
+            let config = Config::Tree(base, h);
+            let slug = config.slug();
+            let points = cases
+                .iter()
+                .filter_map(|case| {
+                    let b = index.get(&(case.as_str(), base_slug.as_str()))?;
+                    let r = index.get(&(case.as_str(), slug.as_str()))?;
+                    if b.error.is_some() || r.error.is_some() || b.output_chars == 0 {
+                        return None;
+                    }
+                    let (b_runs, r_runs) = (b.oracle_runs?, r.oracle_runs?);
+                    if b_runs == 0 {
+                        return None;
+                    }
+                    let pct = |base: u64, v: u64| (v as f64 - base as f64) / base as f64 * 100.0;
+                    Some((pct(b.output_chars, r.output_chars), pct(b_runs, r_runs)))
+                })
+                .collect();
+            (
+                format!("{} ({})", config.paper_name(), hoisting_column(h)),
+                points,
+            )
+        })
+        .collect()
+}
+
+/// Draw one panel of Figure 7.9 as SVG.
+pub(super) fn scatter_svg(
+    path: &Path,
+    title: &str,
+    series: &[(String, Vec<(f64, f64)>)],
+) -> Result<()> {
+    use plotters::prelude::*;
+
+    let all: Vec<(f64, f64)> = series.iter().flat_map(|(_, p)| p.iter().copied()).collect();
+    let bounds = |sel: fn(&(f64, f64)) -> f64| {
+        let lo = all.iter().map(sel).fold(-10.0f64, f64::min);
+        let hi = all.iter().map(sel).fold(10.0f64, f64::max);
+        let pad = (hi - lo) * 0.08;
+        (lo - pad)..(hi + pad)
+    };
+    let (xr, yr) = (bounds(|p| p.0), bounds(|p| p.1));
+    let err = |e: &dyn std::fmt::Display| anyhow!("plotting {}: {e}", path.display());
+    let root = SVGBackend::new(path, (720, 540)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 22))
+        .margin(12)
+        .x_label_area_size(45)
+        .y_label_area_size(60)
+        .build_cartesian_2d(xr.clone(), yr.clone())
+        .map_err(|e| err(&e))?;
+    chart
+        .configure_mesh()
+        .light_line_style(WHITE)
+        .x_desc("change in output size vs base (%)")
+        .y_desc("change in oracle runs vs base (%)")
+        .draw()
+        .map_err(|e| err(&e))?;
+    let axis = BLACK.stroke_width(1);
+    chart
+        .draw_series(LineSeries::new([(0.0, yr.start), (0.0, yr.end)], axis))
+        .map_err(|e| err(&e))?;
+    chart
+        .draw_series(LineSeries::new([(xr.start, 0.0), (xr.end, 0.0)], axis))
+        .map_err(|e| err(&e))?;
+    let colors = [
+        RGBColor(31, 119, 180),
+        RGBColor(214, 39, 40),
+        RGBColor(44, 160, 44),
+    ];
+    for (i, (name, points)) in series.iter().enumerate() {
+        let color = colors[i % colors.len()];
+        let style = color.filled();
+        let label = format!("{name}: {} cases", points.len());
+        match i % 3 {
+            0 => {
+                chart
+                    .draw_series(points.iter().map(|&p| Circle::new(p, 5, style)))
+                    .map_err(|e| err(&e))?
+                    .label(label)
+                    .legend(move |(x, y)| Circle::new((x, y), 5, style));
+            }
+            1 => {
+                chart
+                    .draw_series(points.iter().map(|&p| TriangleMarker::new(p, 6, style)))
+                    .map_err(|e| err(&e))?
+                    .label(label)
+                    .legend(move |(x, y)| TriangleMarker::new((x, y), 6, style));
+            }
+            _ => {
+                let stroke = color.stroke_width(2);
+                chart
+                    .draw_series(points.iter().map(|&p| Cross::new(p, 5, stroke)))
+                    .map_err(|e| err(&e))?
+                    .label(label)
+                    .legend(move |(x, y)| Cross::new((x, y), 5, stroke));
+            }
+        }
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()
+        .map_err(|e| err(&e))?;
+    root.present().map_err(|e| err(&e))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::tables::{cases_of, index};
+    use crate::bench::test_util::row;
+
+    #[test]
+    fn scatter_points_are_changes_against_the_base() {
+        let rows = vec![
+            row("x", "hdd", 100, Some(200)),
+            row("x", "hoist+hdd", 50, Some(300)),
+            row("x", "hddh", 80, Some(100)),
+            row("y", "hoist+hdd", 10, Some(10)), // no base: no point
+            row("z", "hdd", 40, None),
+            row("z", "hddh", 20, Some(7)), // base did not report runs: no point
+        ];
+        let idx = index(&rows, 1);
+        let points = scatter_points(&idx, &cases_of(&rows), Base::Hdd);
+        assert_eq!(points.len(), 3);
+        assert_eq!(points[0].0, "Hoist*+HDD* (Preprocessing)");
+        assert_eq!(points[0].1, [(-50.0, 50.0)]);
+        assert_eq!(points[1].1, [(-20.0, -50.0)]);
+        assert!(points[2].1.is_empty());
+    }
+}

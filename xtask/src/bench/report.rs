@@ -1,0 +1,223 @@
+//! The report of one suite: results.csv, tables.md (the dissertation's format), plots; and
+//! publishing it to docs/bench/.
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::fs;
+use std::path::Path;
+
+use anyhow::{Context as _, Result};
+use treedd_reduce::{Base, Hoisting};
+
+use super::config::{family, Config};
+use super::measure::{machine_summary, now_utc};
+use super::paper::{paper_family_table, paper_reference_table, PaperFigures};
+use super::plot::{scatter_points, scatter_svg};
+use super::store::{render_csv, Row};
+use super::tables::{cases_of, detail_table, family_table, index, other_table, Measure};
+
+pub(super) fn write_report(
+    suite: &str,
+    out: &Path,
+    rows: &[Row],
+    paper: &PaperFigures,
+) -> Result<String> {
+    fs::create_dir_all(out)?;
+    fs::write(out.join("results.csv"), render_csv(rows))?;
+    let mut md = String::new();
+    let _ = writeln!(md, "## Suite `{suite}`\n");
+    let _ = writeln!(
+        md,
+        "Report rendered {} on {}. Sizes are non-whitespace characters of the output; \
+         bold marks the best of a row; percentages are the change against the row's base \
+         algorithm (first column). `†`: cut at the time limit, best output so far; \
+         `✗`: the output did not pass the oracle when re-checked; `—`: not run (or no change); \
+         `?`: not reported.\n",
+        now_utc(),
+        machine_summary()
+    );
+    let cases = cases_of(rows);
+    let jobs: BTreeSet<usize> = rows.iter().map(|r| r.jobs).collect();
+    for &j in &jobs {
+        let idx = index(rows, j);
+        if let Some(table) = paper_reference_table(&idx, &cases) {
+            let _ = writeln!(
+                md,
+                "### Ours / paper (004 Tables I and II), jobs {j}\n\n\
+                 Each cell: output size (oracle runs), treedd / paper.\n\n{table}"
+            );
+        }
+        for base in Base::ALL {
+            let configs: Vec<Config> = Hoisting::ALL
+                .iter()
+                .map(|&h| Config::Tree(base, h))
+                .collect();
+            let present = configs
+                .iter()
+                .any(|c| idx.keys().any(|(_, s)| *s == c.slug().as_str()));
+            if !present {
+                continue;
+            }
+            let family = family(base);
+            let _ = writeln!(
+                md,
+                "### Hoisting and {family}: output sizes, jobs {j}\n\n{}",
+                family_table(&idx, &cases, &configs, Measure::Size)
+            );
+            let _ = writeln!(
+                md,
+                "### Hoisting and {family}: number of oracle runs, jobs {j}\n\n{}",
+                family_table(&idx, &cases, &configs, Measure::Runs)
+            );
+            for (measure, what, table_no) in [
+                (Measure::Size, "output sizes", 3),
+                (Measure::Runs, "test executions", 4),
+            ] {
+                if let Some(table) = paper_family_table(paper, base, measure, &cases) {
+                    let n = table_no + 2 * Base::ALL.iter().position(|&b| b == base).unwrap_or(0);
+                    let _ = writeln!(
+                        md,
+                        "<details><summary>The dissertation's {what} for these cases (Table 7.{n}; \
+                         real crash oracles, not the proxies used here)</summary>\n\n{table}\n</details>\n"
+                    );
+                }
+            }
+            let points = scatter_points(&idx, &cases, base);
+            if points.iter().any(|(_, p)| !p.is_empty()) {
+                let file = format!(
+                    "scatter-{}-j{j}.svg",
+                    Config::Tree(base, Hoisting::None).slug()
+                );
+                scatter_svg(
+                    &out.join(&file),
+                    &format!("Effect of hoisting on {family}* ({suite}, jobs {j})"),
+                    &points,
+                )?;
+                let _ = writeln!(md, "![Effect of hoisting on {family}]({file})\n");
+            }
+        }
+        let others: Vec<Config> = idx
+            .keys()
+            .filter_map(|(_, s)| Config::parse(s).ok())
+            .filter(|c| !matches!(c, Config::Tree(..)))
+            .collect::<Vec<_>>();
+        let mut others_unique: Vec<Config> = Vec::new();
+        for c in others {
+            if !others_unique.contains(&c) {
+                others_unique.push(c);
+            }
+        }
+        if !others_unique.is_empty() {
+            let _ = writeln!(
+                md,
+                "### Other configurations against HDD\\*: output sizes, jobs {j}\n\n{}",
+                other_table(&idx, &cases, &others_unique, Measure::Size)
+            );
+            let _ = writeln!(
+                md,
+                "### Other configurations against HDD\\*: number of oracle runs, jobs {j}\n\n{}",
+                other_table(&idx, &cases, &others_unique, Measure::Runs)
+            );
+        }
+    }
+    let _ = writeln!(md, "### Every run\n\n{}", detail_table(rows));
+    fs::write(out.join("tables.md"), &md)?;
+    Ok(md)
+}
+
+/// Copy the report files (not the raw jsonl) from `out` to `docs`, replacing older plots.
+pub(super) fn publish_report(out: &Path, docs: &Path) -> Result<()> {
+    if docs.is_dir() {
+        for entry in fs::read_dir(docs)? {
+            let path = entry?.path();
+            if path.extension().is_some_and(|e| e == "svg") {
+                fs::remove_file(&path)?;
+            }
+        }
+    }
+    fs::create_dir_all(docs)?;
+    for entry in fs::read_dir(out)? {
+        let path = entry?.path();
+        let name = path
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        if name == "tables.md" || name == "results.csv" || name.ends_with(".svg") {
+            fs::copy(&path, docs.join(&name))
+                .with_context(|| format!("cannot copy {} to {}", path.display(), docs.display()))?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::run::Scratch;
+    use crate::bench::test_util::row;
+
+    #[test]
+    fn report_has_tables_paper_references_and_a_plot() {
+        let dir = Scratch::new("report").unwrap();
+        let mut rows = vec![
+            row("helloworld", "hdd", 42, Some(30)),
+            row("helloworld", "hoist+hdd", 35, Some(26)),
+            row("helloworld", "hddh", 35, Some(60)),
+            row("x", "hdd", 100, Some(200)),
+            row("x", "hoist+hdd", 50, Some(300)),
+            row("x", "ddmin-text", 70, Some(900)),
+        ];
+        for r in &mut rows[..3] {
+            r.input_chars = 42;
+        }
+        let md = write_report("demo", dir.path(), &rows, &PaperFigures::new()).unwrap();
+        assert!(
+            md.contains("### Hoisting and HDD: output sizes, jobs 1"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| x | 100 | **50** (-50.00%) | — | — |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| x | **200** | 300 (+50.00%) | — | — |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| helloworld | 42 / 42 | 42 (30) / 42 (32) | 35 (26) / 35 (26) | 35 (60) / 35 (51) | — / 35 (26) |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| x | 100 | **70** (-30.00%) |"),
+            "other configurations: {md}"
+        );
+        assert!(
+            !md.contains("Hoisting and HDDr"),
+            "absent families get no table"
+        );
+        let svg = fs::read_to_string(dir.path().join("scatter-hdd-j1.svg")).unwrap();
+        assert!(svg.starts_with("<svg"), "{svg}");
+        assert!(svg.contains("<circle"), "points are drawn");
+        assert!(svg.contains("change in oracle runs"), "axis label");
+        assert!(md.contains("![Effect of hoisting on HDD](scatter-hdd-j1.svg)"));
+        let csv = fs::read_to_string(dir.path().join("results.csv")).unwrap();
+        assert_eq!(csv.lines().count(), rows.len() + 1);
+        assert!(dir.path().join("tables.md").is_file());
+
+        let docs = dir.path().join("docs");
+        fs::create_dir_all(&docs).unwrap();
+        fs::write(docs.join("scatter-old.svg"), "<svg/>").unwrap();
+        fs::write(dir.path().join("results.jsonl"), "{}").unwrap();
+        publish_report(dir.path(), &docs).unwrap();
+        let mut published: Vec<String> = fs::read_dir(&docs)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        published.sort();
+        assert_eq!(
+            published,
+            ["results.csv", "scatter-hdd-j1.svg", "tables.md"]
+        );
+    }
+}
