@@ -23,9 +23,9 @@ pub use cache::Cache;
 pub use ddmin::{ddmin, ddmin_indices, ComplementOrder, DdminOptions};
 pub use error::Error;
 pub use judge::{Filter, FnOracle, Judge, JudgeOptions, OnImprovement};
+pub use oracle::{signal_group, wait_exited, GroupSignal};
 pub use oracle::{
-    signal_group, wait_exited, CommandOracle, CommandOracleBuilder, GroupSignal, Oracle, Outcome,
-    RunReport, STDERR_HEAD_LINES,
+    CommandOracle, CommandOracleBuilder, Oracle, Outcome, RunReport, STDERR_HEAD_LINES,
 };
 pub use stats::Stats;
 pub use text::{reduce_text, TextUnit};

@@ -303,13 +303,33 @@ impl CommandOracle {
     /// and then returns true.
     fn wait_exited(&self, pid: Pid, start: Instant) -> bool {
         let deadline = self.timeout.map(|t| start + t);
-        if wait_until(pid, deadline, self.use_pidfd) {
-            return false;
+        if self.use_pidfd {
+            if let Ok(fd) = pidfd_open(pid, PidfdFlags::empty()) {
+                return wait_pidfd(&fd, pid, deadline);
+            }
         }
-        let _ = kill_process_group(pid, Signal::KILL);
-        wait_until(pid, None, self.use_pidfd);
-        true
+        wait_sleeping(pid, deadline)
     }
+}
+
+/// Wait for `pid` to exit; at `deadline`, kill its group, wait, and return true (timed out).
+fn wait_pidfd(fd: &rustix::fd::OwnedFd, pid: Pid, deadline: Option<Instant>) -> bool {
+    if poll_exited(fd, pid, deadline) {
+        return false;
+    }
+    let _ = kill_process_group(pid, Signal::KILL);
+    poll_exited(fd, pid, None);
+    true
+}
+
+/// [`wait_pidfd`] without pidfd.
+fn wait_sleeping(pid: Pid, deadline: Option<Instant>) -> bool {
+    if sleep_until_exited(pid, deadline) {
+        return false;
+    }
+    let _ = kill_process_group(pid, Signal::KILL);
+    sleep_until_exited(pid, None);
+    true
 }
 
 /// A signal for [`signal_group`].
@@ -328,7 +348,7 @@ pub enum GroupSignal {
 /// for harnesses that drive a process group themselves (`cargo xtask bench`).
 pub fn wait_exited(pid: u32, deadline: Option<Instant>) -> bool {
     let pid = i32::try_from(pid).ok().and_then(Pid::from_raw);
-    pid.is_none_or(|pid| wait_until(pid, deadline, true))
+    pid.is_none_or(|pid| wait_until(pid, deadline))
 }
 
 /// Signal the process group led by our child `pid`. Only call this before `pid` is reaped
@@ -344,16 +364,15 @@ pub fn signal_group(pid: u32, signal: GroupSignal) {
 }
 
 /// True once `pid` has exited (not reaped); false at `deadline`.
-fn wait_until(pid: Pid, deadline: Option<Instant>, use_pidfd: bool) -> bool {
-    if use_pidfd {
-        if let Ok(fd) = pidfd_open(pid, PidfdFlags::empty()) {
-            return wait_pidfd(&fd, pid, deadline);
-        }
+fn wait_until(pid: Pid, deadline: Option<Instant>) -> bool {
+    match pidfd_open(pid, PidfdFlags::empty()) {
+        Ok(fd) => poll_exited(&fd, pid, deadline),
+        Err(_) => sleep_until_exited(pid, deadline),
     }
-    wait_sleeping(pid, deadline)
 }
 
-fn wait_pidfd(fd: &rustix::fd::OwnedFd, pid: Pid, deadline: Option<Instant>) -> bool {
+/// Poll the pidfd of `pid` until it has exited (true) or `deadline` has passed (false).
+fn poll_exited(fd: &rustix::fd::OwnedFd, pid: Pid, deadline: Option<Instant>) -> bool {
     loop {
         let timeout = deadline.map(|d| {
             let left = d.saturating_duration_since(Instant::now());
@@ -367,13 +386,14 @@ fn wait_pidfd(fd: &rustix::fd::OwnedFd, pid: Pid, deadline: Option<Instant>) -> 
             Ok(0) => return false,
             Ok(_) => return true,
             Err(rustix::io::Errno::INTR) => {}
-            Err(_) => return wait_sleeping(pid, deadline),
+            Err(_) => return sleep_until_exited(pid, deadline),
         }
     }
 }
 
-/// Fallback without pidfd: `waitid(WNOHANG | WNOWAIT)` with growing sleeps (1 to 20 ms).
-fn wait_sleeping(pid: Pid, deadline: Option<Instant>) -> bool {
+/// Fallback without pidfd: `waitid(WNOHANG | WNOWAIT)` with growing sleeps (1 to 20 ms)
+/// until `pid` has exited (true) or `deadline` has passed (false).
+fn sleep_until_exited(pid: Pid, deadline: Option<Instant>) -> bool {
     let mut nap = Duration::from_millis(1);
     loop {
         let opts = WaitIdOptions::EXITED | WaitIdOptions::NOHANG | WaitIdOptions::NOWAIT;
