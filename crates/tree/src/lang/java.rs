@@ -4,10 +4,12 @@ use super::Spec;
 
 pub(super) fn spec() -> Spec {
     Spec {
+        name: "java",
         language: tree_sitter_java::LANGUAGE.into(),
         replacements: include_str!("../../../../grammars/java/replacements.tsv"),
         positions: include_str!("../../../../grammars/java/positions.tsv"),
         compatible: include_str!("../../../../grammars/java/compatible.txt"),
         flatten: include_str!("../../../../grammars/java/flatten.txt"),
+        passes: include_str!("../../../../grammars/java/passes.toml"),
     }
 }
