@@ -9,7 +9,7 @@ use std::path::Path;
 use treedd_reduce::{Base, Hoisting};
 
 use super::config::Config;
-use super::suite::shared_dir;
+use super::suite::{paper_case_name, shared_dir};
 use super::tables::{comparison_table, md_escape, note_of, thousands, Cell, Index, Measure};
 
 /// One of the paper's own examples (004, Tables I and II).
@@ -149,15 +149,6 @@ pub(super) fn load_paper_tables(root: &Path) -> PaperFigures {
         .and_then(|s| fs::read_to_string(s.join("papers").join(DISSERTATION)).ok())
         .map(|t| parse_paper_tables(&t))
         .unwrap_or_default()
-}
-
-/// The dissertation's name of one of our cases: JRTS folders are named by issue number only.
-pub(super) fn paper_case_name(case: &str) -> String {
-    if !case.is_empty() && case.chars().all(|c| c.is_ascii_digit()) {
-        format!("jerry-{case}")
-    } else {
-        case.to_string()
-    }
 }
 
 /// The dissertation's figures for our cases, in the same table format; `None` if it has none.

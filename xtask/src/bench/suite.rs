@@ -179,6 +179,15 @@ pub(super) fn resolve_suite(root: &Path, suite: &str) -> Result<(String, PathBuf
     }
 }
 
+/// The dissertation's name of one of our cases: JRTS folders are named by issue number only.
+pub(super) fn paper_case_name(case: &str) -> String {
+    if !case.is_empty() && case.chars().all(|c| c.is_ascii_digit()) {
+        format!("jerry-{case}")
+    } else {
+        case.to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

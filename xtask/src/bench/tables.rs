@@ -7,8 +7,8 @@ use std::fmt::Write as _;
 use treedd_reduce::{Base, Hoisting};
 
 use super::config::Config;
-use super::paper::paper_case_name;
 use super::store::Row;
+use super::suite::paper_case_name;
 
 /// One number in a comparison table.
 #[derive(Clone, Debug, PartialEq)]
