@@ -1,5 +1,7 @@
 mod bench;
 mod codegen;
+#[cfg(test)]
+mod layout;
 mod tree_stats;
 
 fn main() -> anyhow::Result<()> {
