@@ -22,6 +22,8 @@ Options:
   --time-limit SECONDS  wall-clock cap per run (default: 600)
   --rerun               rerun finished case x configuration x jobs combinations
   --report-only         do not run anything, only render the report from stored results
+  --published           with --report-only: re-render docs/bench/<suite>/ from its own
+                        results.jsonl (imported once from results.csv where missing)
   --treedd PATH         use this binary instead of building target/release/treedd
   --publish             also copy the report (tables.md, results.csv, SVGs) to docs/bench/<suite>/;
                         with `micro`, copy micro.md to docs/bench/";
@@ -45,6 +47,8 @@ pub(super) struct SuiteOptions {
     pub(super) time_limit: Duration,
     pub(super) rerun: bool,
     pub(super) report_only: bool,
+    /// Render from and into docs/bench/<suite>/ (implies `report_only`).
+    pub(super) published: bool,
     pub(super) treedd: Option<PathBuf>,
     pub(super) publish: bool,
 }
@@ -59,6 +63,7 @@ pub(super) fn parse_args(args: &[String]) -> Result<Invocation> {
         time_limit: Duration::from_secs(600),
         rerun: false,
         report_only: false,
+        published: false,
         treedd: None,
         publish: false,
     };
@@ -106,6 +111,10 @@ pub(super) fn parse_args(args: &[String]) -> Result<Invocation> {
             }
             "--rerun" => opts.rerun = true,
             "--report-only" => opts.report_only = true,
+            "--published" => {
+                opts.published = true;
+                opts.report_only = true;
+            }
             "--publish" => opts.publish = true,
             "--treedd" => opts.treedd = Some(PathBuf::from(value(flag)?)),
             other => bail!("unknown argument `{other}`\n\n{USAGE}"),

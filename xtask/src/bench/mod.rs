@@ -81,8 +81,43 @@ pub(crate) fn treedd_binary(root: &Path, given: Option<PathBuf>) -> Result<PathB
     Ok(target.join("release").join("treedd"))
 }
 
+/// `docs/bench/<suite>/`, where `--publish` puts a suite's report.
+fn published_dir(root: &Path, suite: &str) -> PathBuf {
+    root.join("docs").join("bench").join(suite)
+}
+
+/// Re-render the published report of `suite` (`docs/bench/<suite>/results.jsonl`) into
+/// `out`; the Markdown. The test `published_reports_are_reproduced` checks that this gives
+/// the published files byte for byte.
+fn render_published(root: &Path, suite: &str, out: &Path) -> Result<String> {
+    let docs = published_dir(root, suite);
+    let jsonl = docs.join("results.jsonl");
+    if !jsonl.is_file() {
+        let csv = docs.join("results.csv");
+        let text = std::fs::read_to_string(&csv)
+            .with_context(|| format!("no results.jsonl or results.csv in {}", docs.display()))?;
+        store::write_jsonl(&jsonl, &store::parse_csv(&text)?)?;
+        eprintln!("bench: imported {} into {}", csv.display(), jsonl.display());
+    }
+    let rows = Store::open(&jsonl)?.latest();
+    if rows.is_empty() {
+        bail!("no results in {}", jsonl.display());
+    }
+    write_report(suite, out, &rows, &load_paper_tables(root))
+}
+
 fn run_suite(opts: &SuiteOptions) -> Result<()> {
     let root = workspace_root();
+    if opts.published {
+        let docs = published_dir(&root, &opts.suite);
+        report::remove_plots(&docs)?;
+        render_published(&root, &opts.suite, &docs)?;
+        eprintln!(
+            "bench: {} re-rendered from its results.jsonl",
+            docs.display()
+        );
+        return Ok(());
+    }
     let (suite, dir) = resolve_suite(&root, &opts.suite)?;
     let out = root.join("target").join("bench").join(&suite);
     let mut store = Store::open(&out.join("results.jsonl"))?;
@@ -149,8 +184,8 @@ fn run_suite(opts: &SuiteOptions) -> Result<()> {
     }
     let md = write_report(&suite, &out, &rows, &load_paper_tables(&root))?;
     if opts.publish {
-        let docs = root.join("docs").join("bench").join(&suite);
-        publish_report(&out, &docs)?;
+        let docs = published_dir(&root, &suite);
+        publish_report(&out, &docs, &rows)?;
         eprintln!("bench: report published to {}", docs.display());
     }
     let paper = rows
@@ -172,4 +207,62 @@ fn run_suite(opts: &SuiteOptions) -> Result<()> {
         md.len()
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use run::Scratch;
+
+    /// Every published suite report (docs/bench/<suite>/) is what `--report-only
+    /// --published` renders from its results.jsonl, byte for byte.
+    #[test]
+    fn published_reports_are_reproduced() {
+        let root = workspace_root();
+        let docs = root.join("docs").join("bench");
+        let mut checked = 0;
+        for dir in suite::sorted_subdirs(&docs).unwrap() {
+            let suite = dir.file_name().unwrap().to_string_lossy().into_owned();
+            assert!(
+                dir.join("results.jsonl").is_file(),
+                "{}: no results.jsonl to re-render from",
+                dir.display()
+            );
+            let out = Scratch::new(&format!("published-{suite}")).unwrap();
+            render_published(&root, &suite, out.path()).unwrap();
+            let mut published: Vec<String> = std::fs::read_dir(&dir)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .filter(|n| n != "results.jsonl")
+                .collect();
+            published.sort();
+            let mut rendered: Vec<String> = std::fs::read_dir(out.path())
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            rendered.sort();
+            assert_eq!(published, rendered, "{suite}: files");
+            for name in &published {
+                let want = std::fs::read_to_string(dir.join(name)).unwrap();
+                let got = std::fs::read_to_string(out.path().join(name)).unwrap();
+                if want != got {
+                    let line = want
+                        .lines()
+                        .zip(got.lines())
+                        .position(|(a, b)| a != b)
+                        .unwrap_or(0);
+                    panic!(
+                        "docs/bench/{suite}/{name} differs from its re-rendering at line {}:\n\
+                         published: {:?}\nrendered:  {:?}\n\
+                         (run `cargo xtask bench --suite {suite} --report-only --published`)",
+                        line + 1,
+                        want.lines().nth(line),
+                        got.lines().nth(line)
+                    );
+                }
+            }
+            checked += 1;
+        }
+        assert!(checked >= 3, "only {checked} published suites");
+    }
 }

@@ -10,12 +10,30 @@ use anyhow::{Context as _, Result};
 use treedd_reduce::{Base, Hoisting};
 
 use super::config::{family, Config};
-use super::measure::{machine_summary, now_utc};
 use super::paper::{paper_family_table, paper_reference_table, PaperFigures};
 use super::plot::{scatter_points, scatter_svg};
-use super::store::{render_csv, Row};
+use super::store::{render_csv, write_jsonl, Row};
 use super::tables::{cases_of, detail_table, family_table, index, other_table, Measure};
 
+/// When and where the rows were measured, from the rows themselves (so that the same rows
+/// always render the same report).
+fn provenance(rows: &[Row]) -> String {
+    let dates: BTreeSet<&str> = rows.iter().map(|r| r.date.as_str()).collect();
+    let machines: BTreeSet<&str> = rows.iter().filter_map(|r| r.machine.as_deref()).collect();
+    let mut out = match (dates.first(), dates.last()) {
+        (Some(a), Some(b)) if a != b => format!("Runs from {a} to {b}"),
+        (Some(a), _) => format!("Runs of {a}"),
+        _ => "No runs".to_string(),
+    };
+    if !machines.is_empty() {
+        let list: Vec<&str> = machines.into_iter().collect();
+        let _ = write!(out, " on {}", list.join("; "));
+    }
+    out
+}
+
+/// Write `tables.md`, `results.csv` and the plots for `rows` into `out`; the Markdown.
+/// Depends on nothing but `rows` and `paper`: the same results give the same files.
 pub(super) fn write_report(
     suite: &str,
     out: &Path,
@@ -28,13 +46,12 @@ pub(super) fn write_report(
     let _ = writeln!(md, "## Suite `{suite}`\n");
     let _ = writeln!(
         md,
-        "Report rendered {} on {}. Sizes are non-whitespace characters of the output; \
+        "{}. Sizes are non-whitespace characters of the output; \
          bold marks the best of a row; percentages are the change against the row's base \
          algorithm (first column). `†`: cut at the time limit, best output so far; \
          `✗`: the output did not pass the oracle when re-checked; `—`: not run (or no change); \
          `?`: not reported.\n",
-        now_utc(),
-        machine_summary()
+        provenance(rows)
     );
     let cases = cases_of(rows);
     let jobs: BTreeSet<usize> = rows.iter().map(|r| r.jobs).collect();
@@ -125,16 +142,23 @@ pub(super) fn write_report(
     Ok(md)
 }
 
-/// Copy the report files (not the raw jsonl) from `out` to `docs`, replacing older plots.
-pub(super) fn publish_report(out: &Path, docs: &Path) -> Result<()> {
-    if docs.is_dir() {
-        for entry in fs::read_dir(docs)? {
+/// Remove the SVG plots from `dir`, before a report replaces them.
+pub(super) fn remove_plots(dir: &Path) -> Result<()> {
+    if dir.is_dir() {
+        for entry in fs::read_dir(dir)? {
             let path = entry?.path();
             if path.extension().is_some_and(|e| e == "svg") {
                 fs::remove_file(&path)?;
             }
         }
     }
+    Ok(())
+}
+
+/// Copy the report files from `out` to `docs` (replacing older plots), with `rows` as
+/// `results.jsonl`: what `--report-only --published` re-renders the report from.
+pub(super) fn publish_report(out: &Path, docs: &Path, rows: &[Row]) -> Result<()> {
+    remove_plots(docs)?;
     fs::create_dir_all(docs)?;
     for entry in fs::read_dir(out)? {
         let path = entry?.path();
@@ -148,7 +172,7 @@ pub(super) fn publish_report(out: &Path, docs: &Path) -> Result<()> {
                 .with_context(|| format!("cannot copy {} to {}", path.display(), docs.display()))?;
         }
     }
-    Ok(())
+    write_jsonl(&docs.join("results.jsonl"), rows)
 }
 
 #[cfg(test)]
@@ -209,7 +233,7 @@ mod tests {
         fs::create_dir_all(&docs).unwrap();
         fs::write(docs.join("scatter-old.svg"), "<svg/>").unwrap();
         fs::write(dir.path().join("results.jsonl"), "{}").unwrap();
-        publish_report(dir.path(), &docs).unwrap();
+        publish_report(dir.path(), &docs, &rows).unwrap();
         let mut published: Vec<String> = fs::read_dir(&docs)
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -217,7 +241,12 @@ mod tests {
         published.sort();
         assert_eq!(
             published,
-            ["results.csv", "scatter-hdd-j1.svg", "tables.md"]
+            [
+                "results.csv",
+                "results.jsonl",
+                "scatter-hdd-j1.svg",
+                "tables.md"
+            ]
         );
     }
 }

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context as _, Result};
 
 use super::config::Config;
-use super::measure::{nonws_chars, now_utc};
+use super::measure::{machine_summary, nonws_chars, now_utc};
 use super::store::Row;
 use super::suite::Case;
 
@@ -307,6 +307,7 @@ pub(super) fn run_case(
         error,
         time_limit_seconds: limit.as_secs_f64(),
         date: now_utc(),
+        machine: Some(machine_summary()),
     })
 }
 

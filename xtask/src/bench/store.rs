@@ -42,6 +42,9 @@ pub(super) struct Row {
     pub(super) error: Option<String>,
     pub(super) time_limit_seconds: f64,
     pub(super) date: String,
+    /// `nproc`, CPU model and memory of the machine that ran it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) machine: Option<String>,
 }
 
 impl Row {
@@ -120,13 +123,88 @@ impl Store {
     /// Rewrite the file with only the newest row of every key.
     pub(super) fn compact(&mut self) -> Result<()> {
         self.rows = self.latest();
-        let mut text = String::new();
-        for row in &self.rows {
-            text.push_str(&serde_json::to_string(row)?);
-            text.push('\n');
-        }
-        fs::write(&self.path, text).with_context(|| format!("cannot write {}", self.path.display()))
+        write_jsonl(&self.path, &self.rows)
     }
+}
+
+/// Write `rows`, one JSON object a line.
+pub(super) fn write_jsonl(path: &Path, rows: &[Row]) -> Result<()> {
+    let mut text = String::new();
+    for row in rows {
+        text.push_str(&serde_json::to_string(row)?);
+        text.push('\n');
+    }
+    fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Rows back from `results.csv` (as [`render_csv`] writes it; `machine` is not in it).
+pub(super) fn parse_csv(text: &str) -> Result<Vec<Row>> {
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap_or("").split(',').collect();
+    let mut rows = Vec::new();
+    for (i, line) in lines.enumerate() {
+        let fields = split_csv_line(line);
+        let get = |name: &str| -> &str {
+            header
+                .iter()
+                .position(|h| *h == name)
+                .and_then(|p| fields.get(p))
+                .map_or("", String::as_str)
+        };
+        let u = |name: &str| get(name).parse::<u64>().ok();
+        let f = |name: &str| get(name).parse::<f64>().ok();
+        let bad = || anyhow::anyhow!("results.csv line {}: bad or missing numbers", i + 2);
+        let opt_string = |name: &str| Some(get(name).to_string()).filter(|s| !s.is_empty());
+        rows.push(Row {
+            case: get("case").to_string(),
+            config: get("config").to_string(),
+            jobs: get("jobs").parse().map_err(|_| bad())?,
+            language: get("language").to_string(),
+            input_chars: u("input_chars").ok_or_else(bad)?,
+            input_bytes: u("input_bytes").ok_or_else(bad)?,
+            output_chars: u("output_chars").ok_or_else(bad)?,
+            output_bytes: u("output_bytes").ok_or_else(bad)?,
+            oracle_runs: u("oracle_runs"),
+            cache_hits: u("cache_hits"),
+            syntax_filtered: u("syntax_filtered"),
+            wall_seconds: f("wall_seconds").ok_or_else(bad)?,
+            cpu_self_seconds: f("cpu_self_seconds"),
+            cpu_children_seconds: f("cpu_children_seconds"),
+            peak_rss_kib: u("peak_rss_kib"),
+            timed_out: get("timed_out") == "true",
+            verified: get("verified") == "true",
+            error: opt_string("error"),
+            time_limit_seconds: f("time_limit_seconds").ok_or_else(bad)?,
+            date: get("date").to_string(),
+            machine: None,
+        });
+    }
+    Ok(rows)
+}
+
+/// Fields of one CSV line (quotes as [`csv_field`] writes them).
+fn split_csv_line(line: &str) -> Vec<String> {
+    let mut fields = vec![String::new()];
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' if quoted && chars.peek() == Some(&'"') => {
+                chars.next();
+                if let Some(f) = fields.last_mut() {
+                    f.push('"');
+                }
+            }
+            '"' => quoted = !quoted,
+            ',' if !quoted => fields.push(String::new()),
+            c => {
+                if let Some(f) = fields.last_mut() {
+                    f.push(c);
+                }
+            }
+        }
+    }
+    fields
 }
 
 pub(super) fn csv_field(s: &str) -> String {
@@ -226,5 +304,21 @@ mod tests {
             lines[1]
         );
         assert!(lines[1].contains(",\"say \"\"hi\"\"\","), "{}", lines[1]);
+    }
+
+    #[test]
+    fn csv_reads_back_what_it_wrote() {
+        let mut r = row("a,b", "hoist+hdd", 3, Some(12));
+        r.error = Some("say \"hi\", then go".into());
+        r.wall_seconds = 1.25;
+        r.cpu_self_seconds = Some(0.5);
+        r.date = "2026-11-22 05:07 UTC".into();
+        let mut timed = row("c", "hdd", 7, None);
+        timed.timed_out = true;
+        let rows = vec![r, timed];
+        let csv = render_csv(&rows);
+        let back = parse_csv(&csv).unwrap();
+        assert_eq!(back, rows);
+        assert_eq!(render_csv(&back), csv);
     }
 }
