@@ -6,17 +6,21 @@ use std::time::Duration;
 
 use anyhow::{anyhow, bail, Result};
 
-use super::config::Config;
+use super::config::{Config, Peer};
 
 pub(super) const USAGE: &str = "\
 usage: cargo xtask bench [OPTIONS]
        cargo xtask bench micro [--treedd PATH] [--publish]
 
 Options:
-  --suite NAME|PATH     fixtures (default), jrts, perses (from ../shared/suites) or a folder
-  --configs LIST        `all` or a comma list of configuration names (default: all);
+  --suite NAME|PATH     fixtures (default), jrts, perses, c-ice (from ../shared/suites) or a
+                        folder
+  --configs LIST        `all`, `none` (only --peers) or a comma list of configuration names
+                        (default: all);
                         names: hdd, hoist+hdd, hddh, hoist+hddh, hddr, hoistr+hddr, hddhr,
                         hoistr+hddhr, coarse-hdd, ... , ddmin-text, preset-NAME
+  --peers LIST          also run these reducers (creduce, cvise) on the same cases with the
+                        same oracles and time limit, as configurations of their own
   --cases LIST          only these cases (comma list of case folder names)
   --jobs LIST           comma list of --jobs values for treedd (default: 1)
   --time-limit SECONDS  wall-clock cap per run (default: 600)
@@ -42,6 +46,7 @@ pub(super) enum Invocation {
 pub(super) struct SuiteOptions {
     pub(super) suite: String,
     pub(super) configs: Vec<Config>,
+    pub(super) peers: Vec<Peer>,
     pub(super) cases: Option<BTreeSet<String>>,
     pub(super) jobs: Vec<usize>,
     pub(super) time_limit: Duration,
@@ -58,6 +63,7 @@ pub(super) fn parse_args(args: &[String]) -> Result<Invocation> {
     let mut opts = SuiteOptions {
         suite: "fixtures".to_string(),
         configs: Config::all(),
+        peers: Vec::new(),
         cases: None,
         jobs: vec![1],
         time_limit: Duration::from_secs(600),
@@ -87,6 +93,7 @@ pub(super) fn parse_args(args: &[String]) -> Result<Invocation> {
             "-h" | "--help" => return Ok(Invocation::Help),
             "--suite" => opts.suite = value(flag)?,
             "--configs" => opts.configs = Config::parse_list(&value(flag)?)?,
+            "--peers" => opts.peers = Peer::parse_list(&value(flag)?)?,
             "--cases" => {
                 let list = value(flag)?;
                 opts.cases = Some(list.split(',').map(|s| s.trim().to_string()).collect());
@@ -137,13 +144,14 @@ mod tests {
     fn arguments_are_parsed_and_bad_ones_rejected() {
         let args = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
         let Invocation::Suite(o) = parse_args(&args(
-            "--suite jrts --configs hdd,hddh --jobs 1,4 --time-limit=2.5 --rerun",
+            "--suite jrts --configs hdd,hddh --jobs 1,4 --time-limit=2.5 --rerun --peers cvise",
         ))
         .unwrap() else {
             panic!("not a suite run");
         };
         assert_eq!(o.suite, "jrts");
         assert_eq!(o.configs.len(), 2);
+        assert_eq!(o.peers, [Peer::CVise]);
         assert_eq!(o.jobs, [1, 4]);
         assert_eq!(o.time_limit, Duration::from_millis(2500));
         assert!(o.rerun && !o.report_only);
@@ -167,6 +175,7 @@ mod tests {
             "--suite",
             "--frobnicate",
             "--configs nope",
+            "--peers perses",
         ] {
             assert!(parse_args(&args(bad)).is_err(), "{bad}");
         }

@@ -52,18 +52,16 @@ fn hoist_flag(hoist: Hoisting) -> &'static str {
 pub(super) enum Peer {
     CReduce,
     CVise,
-    ShrinkRay,
 }
 
 impl Peer {
-    pub(super) const ALL: [Peer; 3] = [Peer::CReduce, Peer::CVise, Peer::ShrinkRay];
+    pub(super) const ALL: [Peer; 2] = [Peer::CReduce, Peer::CVise];
 
     /// Name in results and on the command line; also the program's name.
     pub(super) fn slug(self) -> &'static str {
         match self {
             Peer::CReduce => "creduce",
             Peer::CVise => "cvise",
-            Peer::ShrinkRay => "shrinkray",
         }
     }
 
@@ -72,7 +70,6 @@ impl Peer {
         match self {
             Peer::CReduce => "C-Reduce",
             Peer::CVise => "C-Vise",
-            Peer::ShrinkRay => "Shrink Ray",
         }
     }
 
@@ -83,7 +80,7 @@ impl Peer {
                 .into_iter()
                 .find(|p| p.slug() == name.to_ascii_lowercase())
                 .ok_or_else(|| {
-                    anyhow!("--peers: unknown reducer `{name}`; known: creduce, cvise, shrinkray")
+                    anyhow!("--peers: unknown reducer `{name}`; known: creduce, cvise (Shrink Ray: pip on this Python 3.11 only finds the unrelated shrinkray 0.0.2)")
                 })?;
             if !out.contains(&peer) {
                 out.push(peer);
@@ -116,8 +113,11 @@ impl Config {
     }
 
     pub(super) fn parse_list(list: &str) -> Result<Vec<Config>> {
-        if list.trim() == "all" {
-            return Ok(Config::all());
+        match list.trim() {
+            "all" => return Ok(Config::all()),
+            // Only the peers of `--peers`.
+            "none" => return Ok(Vec::new()),
+            _ => {}
         }
         let mut out: Vec<Config> = Vec::new();
         for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
@@ -268,6 +268,7 @@ mod tests {
         );
         assert_eq!(Config::parse_list("hdd, hddh,hdd").unwrap().len(), 2);
         assert!(Config::parse_list(" , ").is_err());
+        assert!(Config::parse_list("none").unwrap().is_empty());
         assert_eq!(
             Config::Tree(Base::CoarseHddr, Hoisting::Interlace).treedd_args("c"),
             [

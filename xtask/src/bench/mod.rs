@@ -23,6 +23,7 @@ mod config;
 mod measure;
 mod micro;
 mod paper;
+mod peers;
 mod plot;
 mod report;
 mod run;
@@ -39,6 +40,7 @@ use std::process::Command;
 use anyhow::{bail, Context as _, Result};
 
 use cli::{Invocation, SuiteOptions};
+use config::Config;
 pub use micro::marker_oracle_mode;
 use paper::{load_paper_tables, paper_example, paper_reference_table};
 use report::{publish_report, write_report};
@@ -134,9 +136,15 @@ fn run_suite(opts: &SuiteOptions) -> Result<()> {
             cases.retain(|c| wanted.contains(&c.name));
         }
         let treedd = treedd_binary(&root, opts.treedd.clone())?;
+        let mut peers = Vec::new();
+        for &peer in &opts.peers {
+            peers.push((peer, peers::find_program(peer)?));
+        }
+        let mut configs = opts.configs.clone();
+        configs.extend(opts.peers.iter().map(|&p| Config::Peer(p)));
         let mut plan = Vec::new();
         for case in &cases {
-            for config in &opts.configs {
+            for config in &configs {
                 if config.needs_grammar() && case.language() == "text" {
                     continue;
                 }
@@ -155,7 +163,17 @@ fn run_suite(opts: &SuiteOptions) -> Result<()> {
             opts.time_limit
         );
         for (i, (case, config, jobs)) in plan.iter().enumerate() {
-            let row = run_case(&treedd, case, config, *jobs, opts.time_limit)?;
+            let row = match config {
+                Config::Peer(peer) => {
+                    let program = peers
+                        .iter()
+                        .find(|(p, _)| p == peer)
+                        .map(|(_, path)| path.as_path())
+                        .context("peer without a program")?;
+                    peers::run_peer(*peer, program, case, *jobs, opts.time_limit)?
+                }
+                _ => run_case(&treedd, case, config, *jobs, opts.time_limit)?,
+            };
             eprintln!(
                 "[{}/{}] {} {} -j{}: {} -> {} chars, {} oracle runs, {:.1} s{}{}",
                 i + 1,

@@ -308,6 +308,9 @@ pub(super) fn run_case(
         time_limit_seconds: limit.as_secs_f64(),
         date: now_utc(),
         machine: Some(machine_summary()),
+        trace: stats
+            .as_ref()
+            .and_then(|s| serde_json::from_value(s.get("trace")?.clone()).ok()),
     })
 }
 

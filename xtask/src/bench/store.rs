@@ -45,6 +45,19 @@ pub(super) struct Row {
     /// `nproc`, CPU model and memory of the machine that ran it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(super) machine: Option<String>,
+    /// The result's size at every improvement (treedd's `--stats` `trace`; for peers, from
+    /// the wrapper's log).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) trace: Option<Vec<TracePoint>>,
+}
+
+/// One improvement: after `oracle_runs` oracle runs and `seconds`, the best result had
+/// `size` non-whitespace characters.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub(super) struct TracePoint {
+    pub(super) oracle_runs: u64,
+    pub(super) seconds: f64,
+    pub(super) size: u64,
 }
 
 impl Row {
@@ -177,6 +190,7 @@ pub(super) fn parse_csv(text: &str) -> Result<Vec<Row>> {
             time_limit_seconds: f("time_limit_seconds").ok_or_else(bad)?,
             date: get("date").to_string(),
             machine: None,
+            trace: None,
         });
     }
     Ok(rows)

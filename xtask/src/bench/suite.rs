@@ -155,7 +155,7 @@ pub(super) fn shared_dir(root: &Path) -> Option<PathBuf> {
 pub(super) fn resolve_suite(root: &Path, suite: &str) -> Result<(String, PathBuf)> {
     match suite {
         "fixtures" => Ok(("fixtures".to_string(), root.join("fixtures"))),
-        "jrts" | "perses" => {
+        "jrts" | "perses" | "c-ice" => {
             let shared = shared_dir(root).ok_or_else(|| {
                 anyhow!(
                     "--suite {suite}: no shared/suites folder next to {}",
@@ -167,7 +167,7 @@ pub(super) fn resolve_suite(root: &Path, suite: &str) -> Result<(String, PathBuf
         path => {
             let dir = PathBuf::from(path);
             if !dir.is_dir() {
-                bail!("--suite {path}: not fixtures, jrts, perses or a folder");
+                bail!("--suite {path}: not fixtures, jrts, perses, c-ice or a folder");
             }
             let name = dir
                 .canonicalize()?
