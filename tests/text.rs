@@ -121,6 +121,37 @@ fn stats_have_the_documented_fields() {
 }
 
 #[test]
+fn stats_trace_records_every_improvement() {
+    let d = Dir::text_case(numbers(1..9), EXAMPLE_A);
+    d.reduce(&["--unit", "line", "--jobs", "1", "--stats", "s.json"])
+        .expect_code(0);
+    let s = d.stats("s.json");
+    let trace = s["trace"].as_array().expect("a trace");
+    assert!(!trace.is_empty(), "{s}");
+    let point = |p: &serde_json::Value| {
+        (
+            p["oracle_runs"].as_u64().unwrap(),
+            p["seconds"].as_f64().unwrap(),
+            p["size"].as_u64().unwrap(),
+        )
+    };
+    let points: Vec<(u64, f64, u64)> = trace.iter().map(point).collect();
+    for w in points.windows(2) {
+        assert!(
+            w[0].0 < w[1].0 && w[0].1 <= w[1].1 && w[0].2 > w[1].2,
+            "{points:?}"
+        );
+    }
+    // After the check of the original; the last improvement is the result.
+    assert!(points[0].0 >= 2, "{points:?}");
+    assert!(points.last().unwrap().0 <= s["oracle_runs"].as_u64().unwrap());
+    assert_eq!(
+        points.last().unwrap().2,
+        s["output_chars"].as_u64().unwrap()
+    );
+}
+
+#[test]
 fn quiet_prints_nothing() {
     let d = Dir::text_case(numbers(1..9), EXAMPLE_A);
     let run = d.reduce(&["--quiet"]);

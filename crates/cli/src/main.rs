@@ -7,6 +7,7 @@ mod flags;
 mod output;
 mod progress;
 mod report;
+mod trace;
 
 use std::ffi::OsStr;
 use std::fs;
@@ -30,6 +31,7 @@ use crate::flags::{Algorithm, Args, ComplementOrder, Hoist, Preset, Unit};
 use crate::output::BestWriter;
 use crate::progress::{Progress, Snapshot};
 use crate::report::StatsReport;
+use crate::trace::Trace;
 
 fn main() -> ExitCode {
     match run() {
@@ -318,6 +320,8 @@ struct Reduction {
     judge: Arc<OnceLock<Arc<Judge>>>,
     /// Oracle runs done outside the Judge (original check, --verify).
     extra_runs: u64,
+    /// Size at every improvement, for `--stats`.
+    trace: Arc<Trace>,
 }
 
 impl Reduction {
@@ -332,6 +336,7 @@ impl Reduction {
             interrupted: Arc::new(AtomicBool::new(false)),
             judge: Arc::default(),
             extra_runs: 0,
+            trace: Arc::new(Trace::new()),
         }
     }
 
@@ -360,7 +365,13 @@ impl Reduction {
         let writer = Arc::new(writer);
         let on_improvement: OnImprovement = {
             let writer = Arc::clone(&writer);
-            Box::new(move |candidate: &[u8]| writer.offer(candidate))
+            let (trace, judge) = (Arc::clone(&self.trace), Arc::clone(&self.judge));
+            let extra_runs = self.extra_runs;
+            Box::new(move |candidate: &[u8]| {
+                writer.offer(candidate);
+                let runs = judge.get().map_or(0, |j| j.stats().oracle_runs);
+                trace.record(runs + extra_runs, report::non_whitespace_chars(candidate));
+            })
         };
         let filter: Option<Filter> = match &tree {
             Some(tree) if !self.args.no_syntax_filter => {
@@ -704,6 +715,7 @@ impl Reduction {
             peak_oracle_rss_bytes: report::peak_rss_children(),
             interrupted,
             verified,
+            trace: self.trace.points(),
         }
     }
 }
