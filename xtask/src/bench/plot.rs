@@ -6,6 +6,7 @@ use anyhow::{anyhow, Result};
 use treedd_reduce::{Base, Hoisting};
 
 use super::config::{hoisting_column, Config};
+use super::store::Row;
 use super::tables::Index;
 
 pub(super) fn scatter_points(
@@ -128,6 +129,88 @@ pub(super) fn scatter_svg(
     Ok(())
 }
 
+/// A progress curve: from the input's size at 0 oracle runs, a step down at every trace
+/// point, flat to the run's last oracle run. `None` without a trace.
+pub(super) fn curve_points(row: &Row) -> Option<Vec<(f64, f64)>> {
+    let trace = row.trace.as_ref()?;
+    let mut size = row.input_chars as f64;
+    let mut points = vec![(0.0, size)];
+    for p in trace {
+        let x = p.oracle_runs as f64;
+        points.push((x, size));
+        size = p.size as f64;
+        points.push((x, size));
+    }
+    let last = row
+        .oracle_runs
+        .map_or(points[points.len() - 1].0, |r| r as f64);
+    points.push((last.max(points[points.len() - 1].0), size));
+    Some(points)
+}
+
+/// Draw progress curves, one line per configuration, size on a log scale.
+pub(super) fn curves_svg(
+    path: &Path,
+    title: &str,
+    series: &[(String, Vec<(f64, f64)>)],
+) -> Result<()> {
+    use plotters::prelude::*;
+
+    let all = series.iter().flat_map(|(_, p)| p.iter().copied());
+    let (mut x_max, mut y_max) = (1.0f64, 10.0f64);
+    for (x, y) in all {
+        x_max = x_max.max(x);
+        y_max = y_max.max(y);
+    }
+    let err = |e: &dyn std::fmt::Display| anyhow!("plotting {}: {e}", path.display());
+    let root = SVGBackend::new(path, (720, 540)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 20))
+        .margin(12)
+        .x_label_area_size(45)
+        .y_label_area_size(60)
+        .build_cartesian_2d(0.0..x_max * 1.02, (1.0..y_max * 1.2).log_scale())
+        .map_err(|e| err(&e))?;
+    chart
+        .configure_mesh()
+        .light_line_style(WHITE)
+        .x_desc("oracle runs")
+        .y_desc("output size (non-whitespace chars)")
+        .draw()
+        .map_err(|e| err(&e))?;
+    let colors = [
+        RGBColor(31, 119, 180),
+        RGBColor(214, 39, 40),
+        RGBColor(44, 160, 44),
+        RGBColor(255, 127, 14),
+        RGBColor(148, 103, 189),
+        RGBColor(140, 86, 75),
+        RGBColor(227, 119, 194),
+        RGBColor(127, 127, 127),
+        RGBColor(188, 189, 34),
+        RGBColor(23, 190, 207),
+    ];
+    for (i, (name, points)) in series.iter().enumerate() {
+        let style = colors[i % colors.len()].stroke_width(2);
+        let points = points.iter().map(|&(x, y)| (x, y.max(1.0)));
+        chart
+            .draw_series(LineSeries::new(points, style))
+            .map_err(|e| err(&e))?
+            .label(name.as_str())
+            .legend(move |(x, y)| PathElement::new([(x, y), (x + 16, y)], style));
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()
+        .map_err(|e| err(&e))?;
+    root.present().map_err(|e| err(&e))?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -151,5 +234,37 @@ mod tests {
         assert_eq!(points[0].1, [(-50.0, 50.0)]);
         assert_eq!(points[1].1, [(-20.0, -50.0)]);
         assert!(points[2].1.is_empty());
+    }
+
+    #[test]
+    fn curves_step_down_at_every_improvement() {
+        use crate::bench::store::TracePoint;
+        let mut r = row("x", "hdd", 30, Some(12));
+        assert_eq!(curve_points(&r), None, "no trace, no curve");
+        let tp = |oracle_runs, size| TracePoint {
+            oracle_runs,
+            seconds: 0.0,
+            size,
+        };
+        r.trace = Some(vec![tp(2, 60), tp(5, 30)]);
+        assert_eq!(
+            curve_points(&r).unwrap(),
+            [
+                (0.0, 100.0),
+                (2.0, 100.0),
+                (2.0, 60.0),
+                (5.0, 60.0),
+                (5.0, 30.0),
+                (12.0, 30.0)
+            ]
+        );
+        let dir = crate::bench::run::Scratch::new("curves").unwrap();
+        let path = dir.path().join("c.svg");
+        curves_svg(&path, "x", &[("HDD*".into(), curve_points(&r).unwrap())]).unwrap();
+        let svg = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            svg.contains("<polyline") && svg.contains("oracle runs"),
+            "{svg}"
+        );
     }
 }

@@ -11,7 +11,7 @@ use treedd_reduce::{Base, Hoisting};
 
 use super::config::{family, Config};
 use super::paper::{paper_family_table, paper_reference_table, PaperFigures};
-use super::plot::{scatter_points, scatter_svg};
+use super::plot::{curve_points, curves_svg, scatter_points, scatter_svg};
 use super::store::{render_csv, write_jsonl, Row};
 use super::tables::{cases_of, detail_table, family_table, index, other_table, Measure};
 
@@ -136,10 +136,66 @@ pub(super) fn write_report(
                 other_table(&idx, &cases, &others_unique, Measure::Runs)
             );
         }
+        write_curves(&mut md, suite, out, rows, &cases, j)?;
     }
     let _ = writeln!(md, "### Every run\n\n{}", detail_table(rows));
     fs::write(out.join("tables.md"), &md)?;
     Ok(md)
+}
+
+/// One plot per case of the size over oracle runs of every configuration that has a trace
+/// (`--stats` `trace`, or a peer's log), and its Markdown.
+fn write_curves(
+    md: &mut String,
+    suite: &str,
+    out: &Path,
+    rows: &[Row],
+    cases: &[String],
+    jobs: usize,
+) -> Result<()> {
+    let mut files = Vec::new();
+    for case in cases {
+        let series: Vec<(String, Vec<(f64, f64)>)> = rows
+            .iter()
+            .filter(|r| &r.case == case && r.jobs == jobs && r.error.is_none())
+            .filter_map(|r| {
+                let name = Config::parse(&r.config).map_or(r.config.clone(), |c| c.paper_name());
+                Some((name, curve_points(r)?))
+            })
+            .collect();
+        if series.is_empty() {
+            continue;
+        }
+        let slug: String = case
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        let file = format!("curves-{slug}-j{jobs}.svg");
+        curves_svg(
+            &out.join(&file),
+            &format!("{case}: size over oracle runs ({suite}, jobs {jobs})"),
+            &series,
+        )?;
+        files.push((case, file));
+    }
+    if !files.is_empty() {
+        let _ = writeln!(
+            md,
+            "### Progress: output size over oracle runs, jobs {jobs}\n\n\
+             Best size so far (non-whitespace characters, log scale) after each oracle run, from \
+             the input to the end of the run.\n"
+        );
+        for (case, file) in files {
+            let _ = writeln!(md, "![{case}: size over oracle runs]({file})\n");
+        }
+    }
+    Ok(())
 }
 
 /// Remove the SVG plots from `dir`, before a report replaces them.
@@ -195,6 +251,11 @@ mod tests {
         for r in &mut rows[..3] {
             r.input_chars = 42;
         }
+        rows[3].trace = Some(vec![crate::bench::store::TracePoint {
+            oracle_runs: 20,
+            seconds: 1.5,
+            size: 100,
+        }]);
         let md = write_report("demo", dir.path(), &rows, &PaperFigures::new()).unwrap();
         assert!(
             md.contains("### Hoisting and HDD: output sizes, jobs 1"),
@@ -225,6 +286,11 @@ mod tests {
         assert!(svg.contains("<circle"), "points are drawn");
         assert!(svg.contains("change in oracle runs"), "axis label");
         assert!(md.contains("![Effect of hoisting on HDD](scatter-hdd-j1.svg)"));
+        assert!(
+            md.contains("![x: size over oracle runs](curves-x-j1.svg)"),
+            "a curve for the case with a trace: {md}"
+        );
+        assert!(!md.contains("curves-helloworld"), "none without a trace");
         let csv = fs::read_to_string(dir.path().join("results.csv")).unwrap();
         assert_eq!(csv.lines().count(), rows.len() + 1);
         assert!(dir.path().join("tables.md").is_file());
@@ -242,6 +308,7 @@ mod tests {
         assert_eq!(
             published,
             [
+                "curves-x-j1.svg",
                 "results.csv",
                 "results.jsonl",
                 "scatter-hdd-j1.svg",
