@@ -233,7 +233,7 @@ fn root_reexports(root: &str) -> BTreeMap<String, String> {
                 }
             }
             // `pub use m::{generate as generate_tables}`: the new name too.
-            for part in rest.split(|c| c == ',' || c == '{' || c == '}') {
+            for part in rest.split([',', '{', '}']) {
                 if let Some((_, alias)) = part.split_once(" as ") {
                     let module = rest.split("::").next().unwrap_or("").trim().to_string();
                     out.insert(alias.trim().trim_end_matches(';').to_string(), module);

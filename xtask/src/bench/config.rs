@@ -296,7 +296,7 @@ mod tests {
         for peer in Peer::ALL {
             let config = Config::Peer(peer);
             assert_eq!(Config::parse(&config.slug()).unwrap(), config);
-            assert!(config.needs_grammar() == false);
+            assert!(!config.needs_grammar());
         }
         assert_eq!(Config::Peer(Peer::CVise).paper_name(), "C-Vise");
     }

@@ -186,9 +186,6 @@ pub(super) fn paper_family_table(
     Some(comparison_table(&columns, &rows))
 }
 
-/// Write `tables.md`, `results.csv` and the scatter plots for `rows` into `out`.
-/// Returns the Markdown report.
-
 #[cfg(test)]
 mod tests {
     use super::*;

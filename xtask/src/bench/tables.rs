@@ -219,9 +219,6 @@ pub(super) fn detail_table(rows: &[Row]) -> String {
     out
 }
 
-/// Points of a Figure 7.9 panel: (change in size %, change in oracle runs %) of every case
-/// reduced with a hoisting variant of `base`, one series per hoisting combination.
-
 #[cfg(test)]
 mod tests {
     use super::*;
