@@ -8,7 +8,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Result};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use treedd_reduce::{Base, Hoisting};
 
 use super::config::Config;
@@ -142,7 +142,7 @@ pub(super) fn micro_js_input(n: usize) -> String {
     s
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
 pub(super) struct MicroRow {
     pub(super) what: String,
     pub(super) input_bytes: u64,
@@ -156,7 +156,9 @@ pub(super) struct MicroRow {
     pub(super) cpu_self_ms_per_oracle_run: Option<f64>,
     pub(super) cpu_oracles_ms_per_run: Option<f64>,
     pub(super) peak_rss_kib: Option<u64>,
-    pub(super) output_bytes: u64,
+    /// `None` in figures imported from an older micro.md, which did not show it.
+    #[serde(default)]
+    pub(super) output_bytes: Option<u64>,
     pub(super) verified: bool,
 }
 
@@ -270,7 +272,7 @@ pub(super) fn micro(treedd: Option<PathBuf>, publish: bool) -> Result<()> {
                 cpu_self_ms_per_oracle_run: per_run(finished.cpu_self),
                 cpu_oracles_ms_per_run: per_run(finished.cpu_children),
                 peak_rss_kib: finished.peak_rss_kib,
-                output_bytes: result.len() as u64,
+                output_bytes: Some(result.len() as u64),
                 verified: markers_present(&fs::read(markers)?, &result),
             });
         }
@@ -283,17 +285,61 @@ pub(super) fn micro(treedd: Option<PathBuf>, publish: bool) -> Result<()> {
         None => "(no ../shared/suites/perses here; skipped)".to_string(),
     };
 
+    let report = MicroReport {
+        date: now_utc(),
+        machine: machine_summary(),
+        direct_runs: n,
+        direct_runs_per_second: raw_rate,
+        rows,
+        tree_building: tree_line,
+    };
+    let md = render_micro(&report);
+    let out = root.join("target").join("bench");
+    fs::create_dir_all(&out)?;
+    fs::write(out.join("micro.md"), &md)?;
+    let json = serde_json::to_string_pretty(&report)? + "\n";
+    fs::write(out.join("micro.json"), &json)?;
+    println!("{md}");
+    eprintln!("bench micro: written to {}", out.join("micro.md").display());
+    if publish {
+        let docs = root.join("docs").join("bench");
+        fs::create_dir_all(&docs)?;
+        fs::write(docs.join("micro.md"), &md)?;
+        fs::write(docs.join("micro.json"), &json)?;
+        eprintln!(
+            "bench micro: published to {}",
+            docs.join("micro.md").display()
+        );
+    }
+    Ok(())
+}
+
+/// Everything `micro.md` shows; published as `micro.json` beside it.
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+pub(super) struct MicroReport {
+    pub(super) date: String,
+    pub(super) machine: String,
+    /// How often the no-op oracle was started directly, and how fast.
+    pub(super) direct_runs: usize,
+    pub(super) direct_runs_per_second: f64,
+    pub(super) rows: Vec<MicroRow>,
+    /// The tree-building paragraph (Markdown).
+    pub(super) tree_building: String,
+}
+
+/// `micro.md` from its figures alone.
+pub(super) fn render_micro(report: &MicroReport) -> String {
     let mut md = String::new();
     let _ = writeln!(
         md,
         "## Micro figures\n\nMeasured {} on {}.\n",
-        now_utc(),
-        machine_summary()
+        report.date, report.machine
     );
     let _ = writeln!(
         md,
-        "No-op oracle (`xtask` itself checking a few substrings) started directly, {n} times in \
-         a row: **{raw_rate:.0} runs/s** (the ceiling for any reducer here).\n"
+        "No-op oracle (`xtask` itself checking a few substrings) started directly, {} times in \
+         a row: **{:.0} runs/s** (the ceiling for any reducer here).\n",
+        report.direct_runs, report.direct_runs_per_second
     );
     md.push_str(
         "| Input | Configuration | jobs | oracle runs | cache hits | wall s | oracle runs/s \
@@ -301,7 +347,7 @@ pub(super) fn micro(treedd: Option<PathBuf>, publish: bool) -> Result<()> {
          |---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n",
     );
     let f = |v: Option<f64>, p: usize| v.map_or("?".to_string(), |v| format!("{v:.p$}"));
-    for r in &rows {
+    for r in &report.rows {
         let _ = writeln!(
             md,
             "| {} ({} bytes) | {} | {} | {} | {} | {:.2} | {} | {} | {} | {} | {} | {} |",
@@ -323,24 +369,10 @@ pub(super) fn micro(treedd: Option<PathBuf>, publish: bool) -> Result<()> {
     }
     let _ = writeln!(
         md,
-        "\nTree building on the largest Perses input: {tree_line}"
+        "\nTree building on the largest Perses input: {}",
+        report.tree_building
     );
-    let out = root.join("target").join("bench");
-    fs::create_dir_all(&out)?;
-    fs::write(out.join("micro.md"), &md)?;
-    fs::write(out.join("micro.json"), serde_json::to_string_pretty(&rows)?)?;
-    println!("{md}");
-    eprintln!("bench micro: written to {}", out.join("micro.md").display());
-    if publish {
-        let docs = root.join("docs").join("bench");
-        fs::create_dir_all(&docs)?;
-        fs::write(docs.join("micro.md"), &md)?;
-        eprintln!(
-            "bench micro: published to {}",
-            docs.join("micro.md").display()
-        );
-    }
-    Ok(())
+    md
 }
 
 #[cfg(test)]
@@ -359,5 +391,15 @@ mod tests {
         ));
         let js = micro_js_input(150);
         assert!(markers_present(b"v17 \nv101 \nf42(42)\n", js.as_bytes()));
+    }
+
+    /// docs/bench/micro.md is what its micro.json renders, byte for byte.
+    #[test]
+    fn published_micro_figures_are_reproduced() {
+        let docs = workspace_root().join("docs").join("bench");
+        let json = fs::read_to_string(docs.join("micro.json")).expect("docs/bench/micro.json");
+        let report: MicroReport = serde_json::from_str(&json).unwrap();
+        let published = fs::read_to_string(docs.join("micro.md")).unwrap();
+        assert_eq!(render_micro(&report), published);
     }
 }
