@@ -19,3 +19,5 @@ mod signals;
 mod verify;
 // Grammar-aware reduction: C with gcc, JavaScript with node, syntax errors, debug options.
 mod tree;
+// The transformation passes and the joint fixed point, with gcc, node and javac oracles.
+mod passes;

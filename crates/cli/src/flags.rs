@@ -108,6 +108,16 @@ pub struct Args {
     #[arg(long, help_heading = "REDUCTION")]
     pub final_text_pass: bool,
 
+    /// Transformation passes run after the tree algorithm in every round, comma-separated:
+    /// literals, rename, replace-ids, params, subtrees, tokens [default: from --preset]
+    #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse_pass,
+          help_heading = "REDUCTION", conflicts_with = "no_passes")]
+    pub passes: Option<Vec<treedd_reduce::Pass>>,
+
+    /// No transformation passes: only the tree algorithm (rounds still rebuild the tree)
+    #[arg(long, help_heading = "REDUCTION")]
+    pub no_passes: bool,
+
     /// ddmin's split factor nu, >= 2, or max (nu = |c|; onemin with --no-subsets) [default: 2]
     #[arg(long, value_name = "N|max", value_parser = parse_split_factor,
           help_heading = "DDMIN OPTIONS")]
@@ -180,6 +190,13 @@ fn parse_split_factor(s: &str) -> Result<SplitFactor, String> {
             "{s:?} is not a split factor: use an integer >= 2 or max"
         )),
     }
+}
+
+fn parse_pass(s: &str) -> Result<treedd_reduce::Pass, String> {
+    treedd_reduce::Pass::parse_list(s)?
+        .first()
+        .copied()
+        .ok_or_else(|| "an empty pass name".to_string())
 }
 
 fn parse_seconds(s: &str) -> Result<f64, String> {

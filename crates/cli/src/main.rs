@@ -155,6 +155,7 @@ impl Plan {
             for (set, flag) in [
                 (args.no_fixpoint, "--no-fixpoint"),
                 (args.final_text_pass, "--final-text-pass"),
+                (args.passes.is_some(), "--passes"),
             ] {
                 if set {
                     return Err(conflict(format!(
@@ -521,6 +522,25 @@ impl Reduction {
         )
     }
 
+    /// The transformation passes: `--passes`, none with `--no-passes`, else the preset's.
+    fn passes(&self) -> Vec<treedd_reduce::Pass> {
+        if self.args.no_passes {
+            return Vec::new();
+        }
+        match &self.args.passes {
+            // A round runs them in the order of Pass::ALL, whatever the order given.
+            Some(list) => treedd_reduce::Pass::ALL
+                .into_iter()
+                .filter(|p| list.contains(p))
+                .collect(),
+            None => {
+                TreeConfig::preset(self.plan.preset.name())
+                    .unwrap_or_default()
+                    .passes
+            }
+        }
+    }
+
     /// The ddmin options of the flags (used by text reduction and inside every tree
     /// algorithm).
     fn ddmin_options(&self) -> DdminOptions {
@@ -578,6 +598,7 @@ impl Reduction {
         config.fixpoint = !self.args.no_fixpoint;
         config.final_text_pass = self.args.final_text_pass;
         config.ddmin = ddmin;
+        config.passes = self.passes();
         treedd_reduce::reduce_tree(&mut tree, judge, &config)
     }
 
@@ -697,6 +718,10 @@ impl Reduction {
             ddmin_fixpoint: ddmin.fixpoint,
             fixpoint: tree.then_some(!self.args.no_fixpoint),
             final_text_pass: tree.then_some(self.args.final_text_pass),
+            passes: tree.then(|| self.passes().iter().map(|p| p.name()).collect()),
+            discarded: stats.discarded,
+            mean_busy_workers: stats.busy_seconds / self.progress.elapsed().as_secs_f64().max(1e-9),
+            rounds: judge.records(),
             timeout_seconds: self.args.timeout,
             cache: !self.args.no_cache,
             syntax_filter: !self.args.no_syntax_filter,

@@ -32,6 +32,9 @@ pub struct StatsReport {
     pub fixpoint: Option<bool>,
     /// Line-then-character DDMIN* after the tree algorithms (tree algorithms only).
     pub final_text_pass: Option<bool>,
+    /// The transformation passes of every round (tree reduction only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub passes: Option<Vec<&'static str>>,
     pub timeout_seconds: Option<f64>,
     pub cache: bool,
     pub syntax_filter: bool,
@@ -41,6 +44,13 @@ pub struct StatsReport {
     pub cache_peak_entries: u64,
     pub syntax_filtered: u64,
     pub timeouts: u64,
+    /// Speculative tests whose answers were not used (a candidate earlier in the sequence won).
+    pub discarded: u64,
+    /// Oracle run time added up over the wall time: how many workers were busy on average.
+    pub mean_busy_workers: f64,
+    /// Per round, the tree phase (`tree`) and each pass: oracle runs, accepted candidates,
+    /// non-whitespace characters removed.
+    pub rounds: Vec<treedd_reduce::PassRecord>,
     pub input_bytes: usize,
     pub output_bytes: usize,
     /// Non-whitespace characters, the papers' size measure.

@@ -7,7 +7,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use crate::{Cache, Oracle, Outcome, Stats};
+use crate::{Cache, Oracle, Outcome, PassRecord, Stats};
 
 /// Decides before the oracle whether a candidate may be interesting at all (true = keep).
 pub type Filter = Box<dyn Fn(&[u8]) -> bool + Send + Sync>;
@@ -45,6 +45,7 @@ pub struct Judge {
     best: Mutex<Option<Vec<u8>>>,
     phase: Mutex<String>,
     last_start_error: Mutex<Option<String>>,
+    records: Mutex<Vec<PassRecord>>,
 }
 
 #[derive(Default)]
@@ -55,6 +56,8 @@ struct Counters {
     syntax_filtered: AtomicU64,
     timeouts: AtomicU64,
     failed_to_start: AtomicU64,
+    discarded: AtomicU64,
+    busy_nanos: AtomicU64,
 }
 
 fn bump(counter: &AtomicU64) {
@@ -78,6 +81,7 @@ impl Judge {
             best: Mutex::new(None),
             phase: Mutex::new(String::new()),
             last_start_error: Mutex::new(None),
+            records: Mutex::new(Vec::new()),
         }
     }
 
@@ -103,7 +107,10 @@ impl Judge {
         if self.is_cancelled() {
             return false;
         }
+        let started = std::time::Instant::now();
         let outcome = self.oracle.run(candidate);
+        let nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        self.counters.busy_nanos.fetch_add(nanos, Ordering::Relaxed);
         let remember_pass = || {
             if let Some((cache, key, _)) = key {
                 // Larger entries would be evicted at once (proposal 2).
@@ -204,7 +211,24 @@ impl Judge {
             cache_peak_entries: self.cache.as_ref().map_or(0, |c| c.peak_entries() as u64),
             timeouts: get(&c.timeouts),
             failed_to_start: get(&c.failed_to_start),
+            discarded: get(&c.discarded),
+            busy_seconds: get(&c.busy_nanos) as f64 / 1e9,
         }
+    }
+
+    /// Record what a pass or the tree phase did in one round (for `--stats`).
+    pub fn record(&self, record: PassRecord) {
+        lock(&self.records).push(record);
+    }
+
+    /// Every record so far, in order.
+    pub fn records(&self) -> Vec<PassRecord> {
+        lock(&self.records).clone()
+    }
+
+    /// Count speculative tests whose answers were not used (see `driver`).
+    pub fn add_discarded(&self, n: u64) {
+        self.counters.discarded.fetch_add(n, Ordering::Relaxed);
     }
 
     /// Entries the cache holds now (0 without a cache).

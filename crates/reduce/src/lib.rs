@@ -6,12 +6,14 @@
 mod algorithm;
 mod cache;
 mod ddmin;
+mod driver;
 mod error;
 mod fixpoint;
 mod hdd;
 mod hoist;
 mod judge;
 mod oracle;
+mod passes;
 mod session;
 mod stats;
 mod text;
@@ -27,5 +29,6 @@ pub use oracle::{signal_group, wait_exited, GroupSignal};
 pub use oracle::{
     CommandOracle, CommandOracleBuilder, Oracle, Outcome, RunReport, STDERR_HEAD_LINES,
 };
-pub use stats::Stats;
+pub use passes::Pass;
+pub use stats::{PassRecord, Stats};
 pub use text::{reduce_text, TextUnit};
