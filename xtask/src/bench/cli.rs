@@ -15,8 +15,8 @@ usage: cargo xtask bench [OPTIONS]
 Options:
   --suite NAME|PATH     fixtures (default), jrts, perses, c-ice (from ../shared/suites) or a
                         folder
-  --configs LIST        `all`, `none` (only --peers) or a comma list of configuration names
-                        (default: all);
+  --configs LIST        `all`, `all16` (Table 7.1 only), `none` (only --peers) or a comma
+                        list of configuration names (default: all);
                         names: hdd, hoist+hdd, hddh, hoist+hddh, hddr, hoistr+hddr, hddhr,
                         hoistr+hddhr, coarse-hdd, ... , ddmin-text, preset-NAME
   --peers LIST          also run these reducers (creduce, cvise) on the same cases with the

@@ -115,6 +115,13 @@ impl Config {
     pub(super) fn parse_list(list: &str) -> Result<Vec<Config>> {
         match list.trim() {
             "all" => return Ok(Config::all()),
+            // The 16 of Table 7.1 only.
+            "all16" => {
+                return Ok(Config::all()
+                    .into_iter()
+                    .filter(|c| matches!(c, Config::Tree(..)))
+                    .collect())
+            }
             // Only the peers of `--peers`.
             "none" => return Ok(Vec::new()),
             _ => {}
@@ -269,6 +276,7 @@ mod tests {
         assert_eq!(Config::parse_list("hdd, hddh,hdd").unwrap().len(), 2);
         assert!(Config::parse_list(" , ").is_err());
         assert!(Config::parse_list("none").unwrap().is_empty());
+        assert_eq!(Config::parse_list("all16").unwrap(), all[..16]);
         assert_eq!(
             Config::Tree(Base::CoarseHddr, Hoisting::Interlace).treedd_args("c"),
             [

@@ -238,6 +238,12 @@ mod tests {
     fn published_reports_are_reproduced() {
         let root = workspace_root();
         let docs = root.join("docs").join("bench");
+        assert!(
+            !load_paper_tables(&root).is_empty(),
+            "the dissertation's text (../shared/papers/{}) is missing: the published tables \
+             quote it",
+            paper::DISSERTATION
+        );
         let mut checked = 0;
         for dir in suite::sorted_subdirs(&docs).unwrap() {
             let suite = dir.file_name().unwrap().to_string_lossy().into_owned();
