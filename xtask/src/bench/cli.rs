@@ -29,8 +29,9 @@ Options:
   --published           with --report-only: re-render docs/bench/<suite>/ from its own
                         results.jsonl (imported once from results.csv where missing)
   --treedd PATH         use this binary instead of building target/release/treedd
-  --publish             also copy the report (tables.md, results.csv, SVGs) to docs/bench/<suite>/;
-                        with `micro`, copy micro.md to docs/bench/";
+  --publish             also copy the report (tables.md, results.csv, SVGs) and its rows
+                        (results.jsonl) to docs/bench/<suite>/; with `micro`, copy micro.md
+                        and micro.json to docs/bench/";
 
 #[derive(Debug)]
 pub(super) enum Invocation {
