@@ -353,7 +353,7 @@ fn derive(rule: &Value, min: &HashMap<String, String>, in_token: bool) -> Option
                 let immediate = m["type"] == "IMMEDIATE_TOKEN";
                 if !in_token && !immediate {
                     if let (Some(&a), Some(&b)) = (out.as_bytes().last(), s.as_bytes().first()) {
-                        if crate::rtree::glue(a, b) {
+                        if crate::glue::glue(a, b) {
                             out.push(' ');
                         }
                     }
@@ -600,67 +600,10 @@ pub(crate) fn parse_positions(text: &str) -> Vec<(String, String, u8)> {
         .collect()
 }
 
-/// How many single-node replacements keep the syntax: for each live, non-hidden node
-/// except the root (at most `limit` of them, evenly spread), the tree with just that node
-/// pruned is re-parsed; it passes if it has no more ERROR/MISSING nodes than the input.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Quality {
-    pub tested: usize,
-    pub ok: usize,
-    /// Kinds of (up to 20) failing nodes with their replacement, for diagnosis.
-    pub failures: Vec<(String, String)>,
-}
-
-impl Quality {
-    pub fn rate(&self) -> f64 {
-        if self.tested == 0 {
-            1.0
-        } else {
-            self.ok as f64 / self.tested as f64
-        }
-    }
-}
-
-pub fn replacement_quality(tree: &crate::RTree, limit: usize) -> Quality {
-    let base = tree.error_count();
-    let nodes: Vec<crate::NodeId> = tree
-        .preorder()
-        .into_iter()
-        .filter(|&n| n != tree.root() && !tree.is_hidden(n))
-        .collect();
-    let mut q = Quality::default();
-    if limit == 0 {
-        return q;
-    }
-    let step = nodes.len().div_ceil(limit).max(1);
-    for &n in nodes.iter().step_by(step) {
-        let text = tree.unparse_with(&|m| {
-            if m == n {
-                crate::Edit::Prune
-            } else {
-                crate::Edit::Keep
-            }
-        });
-        q.tested += 1;
-        if crate::count_errors(tree.lang(), &text) <= base {
-            q.ok += 1;
-        } else if q.failures.len() < 20 {
-            q.failures.push((
-                format!(
-                    "{} in {}",
-                    tree.kind(n),
-                    tree.parent(n).map_or("-", |p| tree.kind(p))
-                ),
-                String::from_utf8_lossy(tree.replacement(n)).into_owned(),
-            ));
-        }
-    }
-    q
-}
-
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::quality::replacement_quality;
 
     #[track_caller]
     fn check_regex(pattern: &str, expect: Option<&str>) {
