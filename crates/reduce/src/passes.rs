@@ -1,6 +1,8 @@
 //! Transformation passes beyond deletion (issue 9). Each pass either shrinks the text
 //! directly or opens new deletions to the next round of the tree algorithm:
 //!
+//! - `inline`: a definition (C's `typedef`, from `[[inline]]` in passes.toml) inlined into
+//!   every use and removed (C-Reduce's typedef inlining).
 //! - `literals`: number literals to `0` or `1`, strings and characters to empty or one
 //!   character (the texts come from `grammars/<lang>/passes.toml`).
 //! - `replace-ids` (before `rename`, see [`Pass::ALL`]): see below.
@@ -42,8 +44,9 @@ use crate::{ddmin_indices, DdminOptions, Judge};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Pass {
     Literals,
-    Rename,
+    Inline,
     ReplaceIds,
+    Rename,
     Params,
     Subtrees,
     Tokens,
@@ -53,8 +56,9 @@ impl Pass {
     /// Every pass, in the order a round runs them: identifier replacement before renaming
     /// (while names are long, `int32_t` -> `int` shortens the text; after renaming it would
     /// lengthen it), token search last, as in Vulcan.
-    pub const ALL: [Pass; 6] = [
+    pub const ALL: [Pass; 7] = [
         Pass::Literals,
+        Pass::Inline,
         Pass::ReplaceIds,
         Pass::Rename,
         Pass::Params,
@@ -66,6 +70,7 @@ impl Pass {
     pub fn name(self) -> &'static str {
         match self {
             Pass::Literals => "literals",
+            Pass::Inline => "inline",
             Pass::Rename => "rename",
             Pass::ReplaceIds => "replace-ids",
             Pass::Params => "params",
@@ -191,6 +196,7 @@ impl<'a> Passes<'a> {
         self.accepted = 0;
         match pass {
             Pass::Literals => self.literals(),
+            Pass::Inline => self.sequence(pass, inline),
             Pass::Rename => self.rename(),
             Pass::ReplaceIds => self.sequence(pass, replace_ids),
             Pass::Params => self.sequence(pass, params),
@@ -227,8 +233,9 @@ impl<'a> Passes<'a> {
             ));
             let current = &self.current;
             let rest = &candidates[pos..];
+            // No candidate may make the text longer (see the module docs).
             let found = first_interesting(self.judge, current, self.jobs(), rest.len(), &|i| {
-                Some(apply(current, &rest[i]))
+                Some(apply(current, &rest[i])).filter(|c| c.len() <= current.len())
             });
             match found {
                 Some((i, candidate)) => {
@@ -441,6 +448,29 @@ fn replace_ids(text: &[u8], lang: Lang, facts: &Facts) -> Vec<Vec<Splice>> {
                 );
             }
         }
+    }
+    out
+}
+
+/// Definition inlining (C-Reduce's typedef inlining, from `[[inline]]` in passes.toml): every
+/// other occurrence of a defined name becomes the definition's body, and the definition goes,
+/// in one candidate (kept only if the text does not grow).
+fn inline(text: &[u8], _lang: Lang, facts: &Facts) -> Vec<Vec<Splice>> {
+    let mut out = Vec::new();
+    for d in &facts.definitions {
+        let mut splices: Vec<Splice> = facts
+            .idents
+            .iter()
+            .filter(|id| {
+                id.range != d.name_range
+                    && &text[id.range.clone()] == d.name.as_slice()
+                    && !(d.range.start <= id.range.start && id.range.end <= d.range.end)
+            })
+            .map(|id| Splice::new(id.range.clone(), &d.body))
+            .collect();
+        splices.push(Splice::new(d.range.clone(), b""));
+        splices.sort_by_key(|s| (s.range.start, s.range.end));
+        out.push(splices);
     }
     out
 }
@@ -659,6 +689,17 @@ mod tests {
         let src = "typedef long T; typedef long U; T x; U y; U z;";
         let (out, _) = run(Lang::C, src, Pass::ReplaceIds, |c| c.contains("typedef"));
         assert_eq!(out, "typedef long T; typedef long U; T x; T y; T z;");
+    }
+
+    #[test]
+    fn typedefs_are_inlined_when_the_text_does_not_grow() {
+        let src = "typedef signed char small_t; small_t g; int f(small_t x) { return x; }";
+        let (out, _) = run(Lang::C, src, Pass::Inline, |c| c.contains("signed char g"));
+        assert_eq!(out, " signed char g; int f(signed char x) { return x; }");
+        // Four uses of a one-letter name: inlining would grow the text.
+        let src = "typedef unsigned long long d; d a; d b; d c; d e;";
+        let (out, runs) = run(Lang::C, src, Pass::Inline, |_| true);
+        assert_eq!((out.as_str(), runs), (src, 0));
     }
 
     #[test]

@@ -35,6 +35,16 @@ pub struct ListSite {
     pub elems: Vec<Range<usize>>,
 }
 
+/// A definition that may be inlined: every other occurrence of `name` becomes `body` and the
+/// definition goes (C's `typedef signed char d;`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Definition {
+    pub range: Range<usize>,
+    pub name: Vec<u8>,
+    pub name_range: Range<usize>,
+    pub body: Vec<u8>,
+}
+
 /// What the passes know about one text.
 #[derive(Clone, Debug, Default)]
 pub struct Facts {
@@ -44,6 +54,7 @@ pub struct Facts {
     pub literals: Vec<Literal>,
     pub functions: Vec<ListSite>,
     pub calls: Vec<ListSite>,
+    pub definitions: Vec<Definition>,
     /// The extra replacement words of each identifier group.
     pub group_extras: Vec<Vec<Vec<u8>>>,
 }
@@ -74,6 +85,24 @@ impl Lang {
                 }
                 if let Some(spec) = pd.calls.iter().find(|s| s.kind == kind) {
                     facts.calls.extend(list_site(&node, spec, pd, src));
+                }
+                if let Some(spec) = pd.inline.iter().find(|s| s.kind == kind) {
+                    let name = node.child_by_field_name(&spec.name);
+                    let body = node.child_by_field_name(&spec.body);
+                    let single = node
+                        .children_by_field_name(&spec.name, &mut node.walk())
+                        .count()
+                        == 1;
+                    if let (Some(name), Some(body), true) = (name, body, single) {
+                        if name.child_count() == 0 && pd.identifiers.contains_key(name.kind()) {
+                            facts.definitions.push(Definition {
+                                range: range.clone(),
+                                name: src[name.byte_range()].to_vec(),
+                                name_range: name.byte_range(),
+                                body: src[body.byte_range()].to_vec(),
+                            });
+                        }
+                    }
                 }
             }
             let literal = if named && !node.is_error() {

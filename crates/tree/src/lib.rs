@@ -23,7 +23,7 @@ mod squeeze;
 
 pub use dump::dump;
 pub use error::Error;
-pub use facts::{Facts, Ident, ListSite, Literal};
+pub use facts::{Definition, Facts, Ident, ListSite, Literal};
 pub use glue::glue;
 pub use lang::Lang;
 pub use parse::count_errors;

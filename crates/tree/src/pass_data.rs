@@ -22,6 +22,8 @@ struct PassSpec {
     pub functions: Vec<ListSpec>,
     #[serde(default)]
     pub calls: Vec<ListSpec>,
+    #[serde(default)]
+    pub inline: Vec<InlineSpec>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -30,6 +32,14 @@ struct GroupSpec {
     kinds: Vec<String>,
     #[serde(default)]
     extra: Vec<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct InlineSpec {
+    pub kind: String,
+    pub name: String,
+    pub body: String,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -52,6 +62,8 @@ pub(crate) struct PassData {
     pub literals: HashMap<String, Vec<String>>,
     pub functions: Vec<ListSpec>,
     pub calls: Vec<ListSpec>,
+    /// Definitions that may be inlined (C's `typedef`).
+    pub inline: Vec<InlineSpec>,
 }
 
 impl PassData {
@@ -105,6 +117,12 @@ impl PassData {
             field(&l.name)?;
             field(&l.list)?;
         }
+        for i in &spec.inline {
+            named_kind(&i.kind)?;
+            field(&i.name)?;
+            field(&i.body)?;
+        }
+        data.inline = spec.inline;
         data.functions = spec.functions;
         data.calls = spec.calls;
         data.reserved = spec
