@@ -98,15 +98,16 @@ impl Plan {
             Some(name) => Lang::from_name(name).ok_or_else(|| {
                 Fatal::new(
                     exit::LANGUAGE,
-                    format!("unknown language {name:?}; use one of c, javascript, java, text"),
+                    format!("unknown language {name:?}; use one of {}, or --grammar DIR", Lang::names()),
                 )
             })?,
             None => Lang::from_path(&args.input).ok_or_else(|| {
                 Fatal::new(
                     exit::LANGUAGE,
                     format!(
-                        "cannot tell the language of {} from its extension; use --language c|javascript|java|text",
-                        args.input.display()
+                        "cannot tell the language of {} from its extension; use --language {} (or --grammar DIR)",
+                        args.input.display(),
+                        Lang::names().replace(", ", "|")
                     ),
                 )
             })?,

@@ -707,7 +707,16 @@ pub(crate) mod raw {
                         Some(&p) if node.is_extra() || node.is_error() => (p, 1),
                         Some(&p) => (p, data.position_class(raw.kind[p as usize], field, kind)),
                     };
-                    let leaf = node.child_count() == 0 && !is_root;
+                    // A node whose children leave its last bytes uncovered (Rust's
+                    // `// comment`: only the `//` is a child) is one token.
+                    let uncovered = || {
+                        let n = node.child_count();
+                        n > 0
+                            && node
+                                .child((n - 1) as _)
+                                .is_some_and(|c| (c.end_byte() as u32) < end)
+                    };
+                    let leaf = !is_root && (node.child_count() == 0 || uncovered());
                     raw.kind.push(kind);
                     raw.named.push(node.is_named());
                     raw.extra.push(node.is_extra());
