@@ -19,3 +19,5 @@ mod signals;
 mod verify;
 // Grammar-aware reduction: C with gcc, JavaScript with node, syntax errors, debug options.
 mod tree;
+// C++, Rust, Python, Go, TypeScript with real oracles; --grammar DIR compiled at run time.
+mod languages;

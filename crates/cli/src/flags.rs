@@ -80,6 +80,12 @@ pub struct Args {
     #[arg(short = 'l', long, value_name = "LANG", help_heading = "REDUCTION")]
     pub language: Option<String>,
 
+    /// A tree-sitter grammar to parse INPUT with: a directory with src/parser.c,
+    /// src/grammar.json and src/node-types.json (compiled once with $CC into the cache,
+    /// $TREEDD_CACHE_DIR or ~/.cache/treedd), or a prebuilt .so beside the two JSON files
+    #[arg(long, value_name = "DIR", help_heading = "REDUCTION")]
+    pub grammar: Option<PathBuf>,
+
     /// Units of text reduction (text language or --algorithm ddmin) [default: line+char]
     #[arg(long, value_enum, help_heading = "REDUCTION")]
     pub unit: Option<Unit>,

@@ -112,6 +112,16 @@ pub fn generate(src: &GrammarSources<'_>) -> Result<Vec<(&'static str, String)>,
             }
         }
     }
+    // Overrides of child kinds the grammar does not list for the parent (Go's
+    // `make(chan int)`: the type is reached through a supertype).
+    let mut extra: Vec<_> = position_overrides
+        .iter()
+        .filter(|((p, f), _)| f.starts_with('*') && !pos.contains(&format!("{p}\t{f}\t")))
+        .collect();
+    extra.sort();
+    for ((parent, key), class) in extra {
+        pos.push_str(&format!("{parent}\t{key}\t{class}\n"));
+    }
     Ok(vec![("replacements.tsv", repl), ("positions.tsv", pos)])
 }
 
@@ -320,18 +330,44 @@ fn occurrences(grammar: &Value) -> BTreeMap<(String, String), BTreeSet<Occurrenc
     out
 }
 
-/// A rule that only matches a token (other than a list comma), possibly under a field or
-/// a choice of tokens (`field('operator', choice('<', '=='))`).
+/// A rule that only matches a token (other than a list comma), possibly a field of
+/// tokens (`field('operator', choice('<', '=='))`) or a choice of tokens (`choice('=',
+/// ':=')`). A choice that offers a separator (Go's `choice('\n', ';')` between statements)
+/// is not a tie.
 fn is_token_rule(rule: &Value) -> bool {
     match rule["type"].as_str() {
         Some("STRING") => rule["value"] != ",",
         Some("PATTERN" | "TOKEN" | "IMMEDIATE_TOKEN") => true,
-        Some("FIELD" | "PREC" | "PREC_LEFT" | "PREC_RIGHT" | "PREC_DYNAMIC") => {
+        Some("FIELD") => is_token_choice(&rule["content"]),
+        Some("PREC" | "PREC_LEFT" | "PREC_RIGHT" | "PREC_DYNAMIC") => {
             is_token_rule(&rule["content"])
         }
+        Some("CHOICE") => {
+            let separator = |m: &Value| {
+                m["type"] == "STRING"
+                    && matches!(m["value"].as_str(), Some("," | ";" | "\n" | "\r\n" | "\0"))
+            };
+            is_token_choice(rule)
+                && !rule["members"]
+                    .as_array()
+                    .is_some_and(|ms| ms.iter().any(separator))
+        }
+        _ => false,
+    }
+}
+
+fn is_token_choice(rule: &Value) -> bool {
+    match rule["type"].as_str() {
+        Some("STRING" | "PATTERN" | "TOKEN" | "IMMEDIATE_TOKEN") => true,
         Some("ALIAS") => rule["named"] != true,
+        Some("PREC" | "PREC_LEFT" | "PREC_RIGHT" | "PREC_DYNAMIC") => {
+            is_token_choice(&rule["content"])
+        }
         Some("CHOICE") => rule["members"].as_array().is_some_and(|ms| {
-            !ms.is_empty() && ms.iter().all(|m| m["type"] != "BLANK" && is_token_rule(m))
+            !ms.is_empty()
+                && ms
+                    .iter()
+                    .all(|m| m["type"] != "BLANK" && is_token_choice(m))
         }),
         _ => false,
     }

@@ -103,7 +103,7 @@ impl RTree {
         }
         let ts_tree = parse::parse(lang, src)?;
         let errors = parse::error_nodes(&ts_tree);
-        let raw = raw::Raw::new(data, &ts_tree);
+        let raw = raw::Raw::new(data, &ts_tree, src);
         drop(ts_tree);
         let mut tree = RTree {
             lang,
@@ -672,7 +672,7 @@ pub(crate) mod raw {
     }
 
     impl Raw {
-        pub fn new(data: &LangData, tree: &tree_sitter::Tree) -> Raw {
+        pub fn new(data: &LangData, tree: &tree_sitter::Tree, src: &[u8]) -> Raw {
             let mut raw = Raw {
                 kind: Vec::new(),
                 named: Vec::new(),
@@ -707,14 +707,15 @@ pub(crate) mod raw {
                         Some(&p) if node.is_extra() || node.is_error() => (p, 1),
                         Some(&p) => (p, data.position_class(raw.kind[p as usize], field, kind)),
                     };
-                    // A node whose children leave its last bytes uncovered (Rust's
+                    // A node whose children leave text at its end uncovered (Rust's
                     // `// comment`: only the `//` is a child) is one token.
                     let uncovered = || {
                         let n = node.child_count();
-                        n > 0
-                            && node
-                                .child((n - 1) as _)
-                                .is_some_and(|c| (c.end_byte() as u32) < end)
+                        let Some(last) = node.child((n.max(1) - 1) as _) else {
+                            return false;
+                        };
+                        let tail = src.get(last.end_byte()..end as usize).unwrap_or(&[]);
+                        tail.iter().any(|b| !b.is_ascii_whitespace())
                     };
                     let leaf = !is_root && (node.child_count() == 0 || uncovered());
                     raw.kind.push(kind);
@@ -1028,6 +1029,51 @@ mod tests {
         let tree = build(Lang::JavaScript, &src);
         assert_eq!(tree.unparse(), src.as_bytes());
         assert_eq!(tree.error_count(), 0);
+    }
+
+    /// 10,000-deep nesting and 10 MB inputs in every built-in language beyond C,
+    /// JavaScript and Java (those are above): no crash, byte-exact round trip.
+    #[test]
+    fn deep_and_large_inputs_in_every_language() {
+        let parens = |pre: &str, post: &str| {
+            format!("{pre}{}1{}{post}", "(".repeat(10_000), ")".repeat(10_000))
+        };
+        let cases: Vec<(Lang, String, &str)> = vec![
+            (
+                Lang::Cpp,
+                parens("int x = ", ";"),
+                "template <class T> T f(T a) { return a * 2 + g<T>(a); } // note\n",
+            ),
+            (
+                Lang::Rust,
+                parens("fn f() { let x = ", "; }"),
+                "fn f(a: u32) -> u32 { a.wrapping_mul(2) + g::<u32>(a) } // note\n",
+            ),
+            (
+                Lang::Python,
+                parens("x = ", "\n"),
+                "def f(a):\n    return a * 2 + g(a)  # note\n",
+            ),
+            (
+                Lang::Go,
+                parens("package p\nvar x = ", "\n"),
+                "func f(a int) int { return a*2 + g(a) } // note\n",
+            ),
+            (
+                Lang::TypeScript,
+                format!("{}{}", "{".repeat(10_000), "}".repeat(10_000)),
+                "function f(a: number): number { return a * 2 + g<number>(a); } // note\n",
+            ),
+        ];
+        for (lang, deep, unit) in cases {
+            let tree = build(lang, &deep);
+            assert_eq!(tree.unparse(), deep.as_bytes(), "{lang:?}");
+            let head = if lang == Lang::Go { "package p\n" } else { "" };
+            let large = format!("{head}{}", unit.repeat(10_000_000 / unit.len() + 1));
+            let tree = build(lang, &large);
+            assert_eq!(tree.unparse(), large.as_bytes(), "{lang:?}");
+            assert_eq!(tree.error_count(), 0, "{lang:?}");
+        }
     }
 
     #[test]
