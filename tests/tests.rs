@@ -21,3 +21,8 @@ mod verify;
 mod tree;
 // C++, Rust, Python, Go, TypeScript with real oracles; --grammar DIR compiled at run time.
 mod languages;
+// The transformation passes and the joint fixed point, with gcc, node and javac oracles.
+mod passes;
+// Unattended runs: default timeout, no orphans after SIGKILL, --resume, flaky oracles,
+// checks before the first oracle run, huge oracle output.
+mod reliability;

@@ -1,5 +1,7 @@
 mod bench;
 mod codegen;
+mod fuzz;
+mod kill;
 mod tree_stats;
 
 fn main() -> anyhow::Result<()> {
@@ -12,6 +14,8 @@ fn main() -> anyhow::Result<()> {
         Some("bench") => bench::main(&args[1..]),
         Some("codegen") => codegen::run(&args[1..]),
         Some("tree-stats") => tree_stats::run(&args[1..]),
-        _ => anyhow::bail!("usage: cargo xtask <bench|codegen|tree-stats> ..."),
+        Some("fuzz") => fuzz::run(&args[1..]),
+        Some("kill-campaign") => kill::run(&args[1..]),
+        _ => anyhow::bail!("usage: cargo xtask <bench|codegen|tree-stats|fuzz|kill-campaign> ..."),
     }
 }

@@ -6,14 +6,16 @@
 //! | 0    | reduction finished; the result is in the output file |
 //! | 1    | any other error (no temporary directory, I/O while reducing, internal error) |
 //! | 2    | command-line syntax error (unknown flag, missing value; reported by clap) |
-//! | 3    | the input file is missing or unreadable |
+//! | 3    | the input file is missing, unreadable or not a regular file (FIFO, device) |
 //! | 4    | the oracle is missing, not executable, or cannot be started |
 //! | 5    | the oracle does not find the original input interesting |
 //! | 6    | unknown language, or none given and none implied by the input's extension |
-//! | 7    | conflicting options |
-//! | 8    | `--verify`: the oracle no longer finds the result interesting (flaky oracle) |
+//! | 7    | conflicting options; `--resume` with other options or another input |
+//! | 8    | flaky oracle: `--verify` failed, or `--check-original N` got different answers |
 //! | 9    | the output (or `--stats`) file cannot be written |
 //! | 130  | interrupted (SIGINT/SIGTERM); the best result so far is in the output file |
+//!
+//! Codes 3, 4, 6, 7 and 9 are decided before the first oracle run (`checks.rs`).
 
 /// Reduction finished.
 pub const SUCCESS: u8 = 0;
@@ -31,7 +33,7 @@ pub const NOT_INTERESTING: u8 = 5;
 pub const LANGUAGE: u8 = 6;
 /// Conflicting options.
 pub const CONFLICT: u8 = 7;
-/// `--verify` found the result no longer interesting.
+/// Flaky oracle: `--verify` or `--check-original` got different answers.
 pub const FLAKY: u8 = 8;
 /// Output or stats file cannot be written.
 pub const OUTPUT: u8 = 9;

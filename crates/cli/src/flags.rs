@@ -20,9 +20,11 @@ THE ORACLE:
   treedd --test ./crash.sh crash.c      # the result is written to crash.reduced.c
 
 EXIT STATUS:
-  0 done, 1 other error, 2 usage, 3 input unreadable, 4 oracle missing or not executable,
-  5 original not interesting, 6 unknown language, 7 conflicting options, 8 --verify failed
-  (flaky oracle), 9 output not writable, 130 interrupted (best result so far kept)";
+  0 done, 1 other error, 2 usage, 3 input missing, unreadable or not a regular file,
+  4 oracle missing or not executable, 5 original not interesting, 6 unknown language,
+  7 conflicting options (or --resume with other options), 8 flaky oracle (--verify or
+  --check-original), 9 output or stats not writable, 130 interrupted (best result so far
+  kept; continue with --resume)";
 
 #[derive(Parser, Debug)]
 #[command(
@@ -47,9 +49,10 @@ pub struct Args {
     )]
     pub test: Option<PathBuf>,
 
-    /// Kill a run (with all its children) after SECONDS; counts as not interesting [default: none]
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, help_heading = "ORACLE")]
-    pub timeout: Option<f64>,
+    /// Kill a run (with all its children) after SECONDS, or never with `none`; counts as not
+    /// interesting [default: 10 x the original's run time, at least 5 s]
+    #[arg(long, value_name = "SECONDS|none", value_parser = parse_timeout, help_heading = "ORACLE")]
+    pub timeout: Option<Timeout>,
 
     /// Oracle runs in parallel (the result does not depend on N); by default one per CPU
     #[arg(short = 'j', long, value_name = "N", default_value_t = default_jobs(),
@@ -63,6 +66,20 @@ pub struct Args {
     /// Re-run the oracle on the final result and fail if it is no longer interesting
     #[arg(long, help_heading = "ORACLE")]
     pub verify: bool,
+
+    /// Run the oracle N times on the original first; stop if the answers differ (flaky oracle)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..),
+          help_heading = "ORACLE")]
+    pub check_original: Option<u32>,
+
+    /// Re-test every improvement N more times before accepting it (for flaky oracles)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..),
+          help_heading = "ORACLE")]
+    pub confirm: Option<u32>,
+
+    /// Continue an interrupted reduction from the output file (options must be the same)
+    #[arg(long, help_heading = "OUTPUT")]
+    pub resume: bool,
 
     /// Where the best result so far is kept [default: INPUT with .reduced before the extension]
     #[arg(short = 'o', long, value_name = "FILE", help_heading = "OUTPUT")]
@@ -113,6 +130,16 @@ pub struct Args {
     /// After the tree algorithms, reduce the text by lines, then characters (DDMIN*)
     #[arg(long, help_heading = "REDUCTION")]
     pub final_text_pass: bool,
+
+    /// Transformation passes run after the tree algorithm in every round, comma-separated:
+    /// literals, rename, replace-ids, params, subtrees, tokens [default: from --preset]
+    #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse_pass,
+          help_heading = "REDUCTION", conflicts_with = "no_passes")]
+    pub passes: Option<Vec<treedd_reduce::Pass>>,
+
+    /// No transformation passes: only the tree algorithm (rounds still rebuild the tree)
+    #[arg(long, help_heading = "REDUCTION")]
+    pub no_passes: bool,
 
     /// ddmin's split factor nu, >= 2, or max (nu = |c|; onemin with --no-subsets) [default: 2]
     #[arg(long, value_name = "N|max", value_parser = parse_split_factor,
@@ -188,10 +215,29 @@ fn parse_split_factor(s: &str) -> Result<SplitFactor, String> {
     }
 }
 
-fn parse_seconds(s: &str) -> Result<f64, String> {
+fn parse_pass(s: &str) -> Result<treedd_reduce::Pass, String> {
+    treedd_reduce::Pass::parse_list(s)?
+        .first()
+        .copied()
+        .ok_or_else(|| "an empty pass name".to_string())
+}
+
+/// `--timeout`: a number of seconds, or `none` (wait forever).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Timeout {
+    Seconds(f64),
+    None,
+}
+
+fn parse_timeout(s: &str) -> Result<Timeout, String> {
+    if s.eq_ignore_ascii_case("none") {
+        return Ok(Timeout::None);
+    }
     match s.parse::<f64>() {
-        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
-        _ => Err(format!("{s:?} is not a positive number of seconds")),
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(Timeout::Seconds(v)),
+        _ => Err(format!(
+            "{s:?} is not a positive number of seconds (or none)"
+        )),
     }
 }
 

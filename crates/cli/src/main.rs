@@ -2,11 +2,14 @@
 //! output file, signals and exit codes. The algorithms live in `treedd-reduce`, the trees in
 //! `treedd-tree`.
 
+mod checks;
 mod exit;
 mod flags;
+mod guard;
 mod output;
 mod progress;
 mod report;
+mod resume;
 
 use std::ffi::OsStr;
 use std::fs;
@@ -19,19 +22,23 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::Parser;
+use treedd_reduce::reaper::Watchdog;
 use treedd_reduce::{
-    Base, CommandOracle, CommandOracleBuilder, DdminOptions, Filter, Hoisting, Judge, JudgeOptions,
-    OnImprovement, Oracle, Outcome, RunReport, TextUnit, TreeConfig,
+    Base, CommandOracle, CommandOracleBuilder, Confirm, DdminOptions, Filter, Hoisting, Judge,
+    JudgeOptions, OnImprovement, Oracle, Outcome, RunReport, TextUnit, TreeConfig,
 };
 use treedd_tree::{Lang, RTree};
 
 use crate::exit::Fatal;
-use crate::flags::{Algorithm, Args, ComplementOrder, Hoist, Preset, Unit};
+use crate::flags::{Algorithm, Args, ComplementOrder, Hoist, Preset, Timeout, Unit};
 use crate::output::BestWriter;
 use crate::progress::{Progress, Snapshot};
 use crate::report::StatsReport;
 
 fn main() -> ExitCode {
+    if guard::run_watchdog_if_asked() {
+        return ExitCode::SUCCESS;
+    }
     match run() {
         Ok(code) => ExitCode::from(code),
         Err(err) => {
@@ -68,17 +75,21 @@ fn run() -> anyhow::Result<u8> {
         }
     };
     let plan = Plan::from_args(&args)?;
-    let input = fs::read(&args.input).map_err(|e| {
-        Fatal::new(
-            exit::INPUT,
-            format!("cannot read input {}: {e}", args.input.display()),
-        )
-    })?;
+    // Everything that can fail is checked before the first oracle run.
+    let input = checks::read_input(&args.input)?;
     if args.dump_tree || args.print_tree_stats {
         return print_tree(&args, plan.lang, &input);
     }
-    let oracle = build_oracle(&args)?;
-    Reduction::new(args, plan, input, oracle).run()
+    checks::check_writable(&plan.output, "output")?;
+    if let Some(stats) = &args.stats {
+        checks::check_writable(stats, "stats")?;
+    }
+    let (scratch, watchdog) = guard::start(&std::env::temp_dir())?;
+    let oracle = build_oracle(&args, scratch.path(), watchdog)?;
+    let code = Reduction::new(args, plan, input, oracle).run();
+    // Removed here on every way out but `exit`; the watchdog, or the next run, removes it then.
+    drop(scratch);
+    code
 }
 
 /// Settings derived from the flags, with conflicts rejected.
@@ -163,6 +174,7 @@ impl Plan {
             for (set, flag) in [
                 (args.no_fixpoint, "--no-fixpoint"),
                 (args.final_text_pass, "--final-text-pass"),
+                (args.passes.is_some(), "--passes"),
             ] {
                 if set {
                     return Err(conflict(format!(
@@ -274,13 +286,24 @@ fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
-fn build_oracle(args: &Args) -> anyhow::Result<Arc<CommandOracle>> {
+fn build_oracle(
+    args: &Args,
+    scratch: &Path,
+    watchdog: Arc<Watchdog>,
+) -> anyhow::Result<Arc<CommandOracle>> {
     let file_name = args.input.file_name().unwrap_or(OsStr::new("input"));
     // clap requires --test unless a debug option that exits early is given.
     let program = args.test.as_deref().unwrap_or(Path::new(""));
+    let timeout = match args.timeout {
+        Some(Timeout::Seconds(s)) => Some(Duration::from_secs_f64(s)),
+        // The default is derived from the original's run (`Reduction::check_original`).
+        Some(Timeout::None) | None => None,
+    };
     let oracle = CommandOracleBuilder::new(program)
         .file_name(file_name)
-        .timeout(args.timeout.map(Duration::from_secs_f64))
+        .timeout(timeout)
+        .temp_root(scratch)
+        .watchdog(watchdog)
         .build()
         .map_err(|e| {
             let code = match e {
@@ -348,6 +371,18 @@ struct Reduction {
     judge: Arc<OnceLock<Arc<Judge>>>,
     /// Oracle runs done outside the Judge (original check, --verify).
     extra_runs: u64,
+    /// What the reduction starts from: the input, or the output file with `--resume`.
+    start: Vec<u8>,
+    resumed: bool,
+    /// `--confirm` (a pass-through without it); counts its own extra runs.
+    confirm: OnceLock<Arc<Confirm<SharedOracle>>>,
+}
+
+/// The default per-run timeout: 10 times the original's (slowest) run, at least 5 seconds.
+/// A candidate is usually smaller and faster than the original, so this only cuts runs that
+/// hang; the minimum absorbs the noise of a loaded machine on very fast oracles.
+pub fn default_timeout(original_run: Duration) -> Duration {
+    (original_run * 10).max(Duration::from_secs(5))
 }
 
 impl Reduction {
@@ -362,30 +397,63 @@ impl Reduction {
             interrupted: Arc::new(AtomicBool::new(false)),
             judge: Arc::default(),
             extra_runs: 0,
+            start: Vec::new(),
+            resumed: false,
+            confirm: OnceLock::new(),
         }
     }
 
     fn run(mut self) -> anyhow::Result<u8> {
         self.install_signal_handler()?;
-        self.progress
-            .update("checking the input", self.snapshot(self.input.len(), None));
-        let report = self.oracle.run_report(&self.input);
-        self.extra_runs += 1;
+        let fresh = resume::State::new(&self.args.input, &self.input, self.settings(), None);
+        let resumed = if self.args.resume {
+            self.resume_from(&fresh)?
+        } else {
+            if matches!(resume::load(&self.plan.output), Ok(Some(_))) {
+                self.progress.note(&format!(
+                    "starting over; the unfinished reduction in {} could be continued with --resume",
+                    self.plan.output.display()
+                ));
+            }
+            None
+        };
+        match resumed {
+            Some(start) => {
+                self.start = start;
+                self.resumed = true;
+            }
+            None => {
+                self.check_original_runs()?;
+                self.start = self.input.clone();
+            }
+        }
         if self.interrupted.load(Ordering::SeqCst) {
             self.progress.finish();
             self.progress
                 .say("interrupted before the reduction started; no output written");
             return Ok(exit::INTERRUPTED);
         }
-        self.check_original(&report)?;
 
         // The tree (and its syntax errors) before anything is written.
         let tree = match self.plan.unit {
             Some(_) => None,
             None => Some(self.build_tree()?),
         };
+        let state = resume::State {
+            timeout_seconds: self.oracle.timeout().map(|t| t.as_secs_f64()),
+            ..fresh
+        };
+        resume::save(&self.plan.output, &state).map_err(|e| {
+            Fatal::new(
+                exit::OUTPUT,
+                format!(
+                    "cannot write {}: {e}",
+                    resume::state_path(&self.plan.output).display()
+                ),
+            )
+        })?;
         let mode = fs::metadata(&self.args.input).ok().map(|m| m.permissions());
-        let writer = BestWriter::create(&self.plan.output, &self.input, mode)
+        let writer = BestWriter::create(&self.plan.output, &self.start, mode)
             .map_err(|e| self.output_error(e))?;
         let writer = Arc::new(writer);
         let on_improvement: OnImprovement = {
@@ -395,15 +463,26 @@ impl Reduction {
         let filter: Option<Filter> = match &tree {
             Some(tree) if !self.args.no_syntax_filter => {
                 let lang = self.plan.lang;
-                let allowed = tree.error_count();
+                // Resumed: as many errors as the original input had, as in the first run.
+                let allowed = match self.resumed {
+                    true => tree
+                        .error_count()
+                        .max(RTree::build(lang, &self.input).map_or(0, |t| t.error_count())),
+                    false => tree.error_count(),
+                };
                 Some(Box::new(move |candidate: &[u8]| {
                     treedd_tree::count_errors(lang, candidate) <= allowed
                 }))
             }
             _ => None,
         };
+        let confirm = Arc::new(Confirm::new(
+            SharedOracle(Arc::clone(&self.oracle)),
+            self.args.confirm.unwrap_or(0),
+        ));
+        let _ = self.confirm.set(Arc::clone(&confirm));
         let judge = Arc::new(Judge::new(
-            Box::new(SharedOracle(Arc::clone(&self.oracle))),
+            Box::new(confirm),
             JudgeOptions {
                 cache: !self.args.no_cache,
                 filter,
@@ -421,6 +500,8 @@ impl Reduction {
         // cancel, the output keeps the best candidate the oracle confirmed.
         if !interrupted {
             writer.finish(&result).map_err(|e| self.output_error(e))?;
+            // Finished: nothing is left to resume.
+            resume::remove(&self.plan.output).map_err(|e| self.output_error(e))?;
         }
         let output = fs::read(&self.plan.output).map_err(|e| self.output_error(e))?;
         if let Some(msg) = judge.last_start_error() {
@@ -456,7 +537,7 @@ impl Reduction {
         }
         if interrupted {
             self.progress.say(&format!(
-                "interrupted; the best result so far ({} bytes) is in {}",
+                "interrupted; the best result so far ({} bytes) is in {}; continue with --resume",
                 output.len(),
                 self.plan.output.display()
             ));
@@ -515,7 +596,7 @@ impl Reduction {
     }
 
     fn build_tree(&self) -> anyhow::Result<RTree> {
-        let tree = RTree::build(self.plan.lang, &self.input).with_context(|| {
+        let tree = RTree::build(self.plan.lang, &self.start).with_context(|| {
             format!(
                 "cannot parse {} as {}",
                 self.args.input.display(),
@@ -538,6 +619,25 @@ impl Reduction {
             exit::OUTPUT,
             format!("cannot write output {}: {e}", self.plan.output.display()),
         )
+    }
+
+    /// The transformation passes: `--passes`, none with `--no-passes`, else the preset's.
+    fn passes(&self) -> Vec<treedd_reduce::Pass> {
+        if self.args.no_passes {
+            return Vec::new();
+        }
+        match &self.args.passes {
+            // A round runs them in the order of Pass::ALL, whatever the order given.
+            Some(list) => treedd_reduce::Pass::ALL
+                .into_iter()
+                .filter(|p| list.contains(p))
+                .collect(),
+            None => {
+                TreeConfig::preset(self.plan.preset.name())
+                    .unwrap_or_default()
+                    .passes
+            }
+        }
     }
 
     /// The ddmin options of the flags (used by text reduction and inside every tree
@@ -576,7 +676,7 @@ impl Reduction {
                 Unit::Char => TextUnit::Char,
                 Unit::LineChar => TextUnit::LineThenChar,
             };
-            return treedd_reduce::reduce_text(&self.input, unit, judge, &ddmin);
+            return treedd_reduce::reduce_text(&self.start, unit, judge, &ddmin);
         };
         let base = match self.plan.algorithm {
             Algorithm::Hddr => Base::Hddr,
@@ -597,6 +697,7 @@ impl Reduction {
         config.fixpoint = !self.args.no_fixpoint;
         config.final_text_pass = self.args.final_text_pass;
         config.ddmin = ddmin;
+        config.passes = self.passes();
         treedd_reduce::reduce_tree(&mut tree, judge, &config)
     }
 
@@ -625,6 +726,179 @@ impl Reduction {
             }
         });
         Ok(())
+    }
+
+    /// Run the oracle on the original (`--check-original N` times, else once): it must be
+    /// interesting every time. Without `--timeout`, the default timeout is derived from these
+    /// runs and announced. Returns early (leaving the interrupt to the caller) on a signal.
+    fn check_original_runs(&mut self) -> anyhow::Result<()> {
+        let n = self.args.check_original.unwrap_or(1);
+        let mut slowest = Duration::ZERO;
+        let mut first: Option<RunReport> = None;
+        let mut differs: Option<(u32, RunReport)> = None;
+        for i in 1..=n {
+            let phase = match n {
+                1 => "checking the input".to_string(),
+                _ => format!("checking the input (run {i} of {n})"),
+            };
+            self.progress
+                .update(&phase, self.snapshot(self.input.len(), None));
+            let report = self.oracle.run_report(&self.input);
+            self.extra_runs += 1;
+            if self.interrupted.load(Ordering::SeqCst) {
+                return Ok(());
+            }
+            if let Outcome::FailedToStart(msg) = &report.outcome {
+                return Err(Fatal::new(exit::ORACLE, msg.clone()).into());
+            }
+            slowest = slowest.max(report.elapsed);
+            if self.args.timeout.is_none() {
+                self.oracle.set_timeout(Some(default_timeout(slowest)));
+            }
+            match &first {
+                None => first = Some(report),
+                Some(f)
+                    if differs.is_none()
+                        && f.outcome.is_interesting() != report.outcome.is_interesting() =>
+                {
+                    differs = Some((i, report));
+                }
+                Some(_) => {}
+            }
+        }
+        let Some(first) = first else {
+            return Ok(());
+        };
+        if let Some((i, report)) = differs {
+            let say = |r: &RunReport| match r.outcome.is_interesting() {
+                true => "interesting".to_string(),
+                false => format!("not interesting ({})", describe_outcome(r)),
+            };
+            return Err(Fatal::new(
+                exit::FLAKY,
+                format!(
+                    "--check-original {n}: the oracle answered differently on the original input: {} in run 1, {} in run {i}; the oracle is flaky",
+                    say(&first),
+                    say(&report)
+                ),
+            )
+            .with_detail("make the oracle deterministic (fixed seeds, no shared state), raise --timeout if runs time out, or use --confirm N")
+            .into());
+        }
+        self.check_original(&first)?;
+        if let Some(t) = self.oracle.timeout() {
+            let why = match self.args.timeout {
+                None => format!(
+                    " (10 x the original's {:.2} s, at least 5 s; change it with --timeout SECONDS|none)",
+                    slowest.as_secs_f64()
+                ),
+                Some(_) => String::new(),
+            };
+            self.progress.note(&format!(
+                "timeout per oracle run: {:.1} s{why}",
+                t.as_secs_f64()
+            ));
+        }
+        Ok(())
+    }
+
+    /// `--resume`: the text to start from (the output file, still interesting), or `None` to
+    /// start from the input because there is nothing to resume.
+    fn resume_from(&mut self, fresh: &resume::State) -> anyhow::Result<Option<Vec<u8>>> {
+        let out = self.plan.output.display().to_string();
+        let state = match resume::load(&self.plan.output) {
+            Ok(Some(state)) => state,
+            Ok(None) => {
+                self.progress.note(&format!(
+                    "--resume: no unfinished reduction in {out}; starting from the input"
+                ));
+                return Ok(None);
+            }
+            Err(e) => {
+                return Err(Fatal::new(
+                    exit::FAILURE,
+                    format!(
+                        "--resume: cannot read {}: {e}; remove it to start over",
+                        resume::state_path(&self.plan.output).display()
+                    ),
+                )
+                .into())
+            }
+        };
+        if let Some(why) = state.mismatch(fresh) {
+            return Err(Fatal::new(
+                exit::CONFLICT,
+                format!("--resume: the unfinished reduction in {out} differs: {why}; use the same options, or start over without --resume"),
+            )
+            .into());
+        }
+        let Ok(best) = fs::read(&self.plan.output) else {
+            self.progress.note(&format!(
+                "--resume: {out} is missing; starting from the input"
+            ));
+            return Ok(None);
+        };
+        self.oracle
+            .set_timeout(state.timeout_seconds.map(Duration::from_secs_f64));
+        self.progress.update(
+            "checking the output to resume",
+            self.snapshot(best.len(), None),
+        );
+        let report = self.oracle.run_report(&best);
+        self.extra_runs += 1;
+        if self.interrupted.load(Ordering::SeqCst) {
+            return Ok(None);
+        }
+        if !report.outcome.is_interesting() {
+            self.progress.warn(&format!(
+                "--resume: the oracle no longer finds {out} interesting ({}); starting from the input",
+                describe_outcome(&report)
+            ));
+            // Back to what a fresh run starts with (`check_original_runs` derives the default).
+            self.oracle.set_timeout(match self.args.timeout {
+                Some(Timeout::Seconds(s)) => Some(Duration::from_secs_f64(s)),
+                Some(Timeout::None) | None => None,
+            });
+            return Ok(None);
+        }
+        self.progress.note(&format!(
+            "resuming from {out} ({} of {} bytes)",
+            best.len(),
+            self.input.len()
+        ));
+        Ok(Some(best))
+    }
+
+    /// The options that shape the result, recorded for `--resume`.
+    fn settings(&self) -> serde_json::Value {
+        let a = &self.args;
+        let d = self.ddmin_options();
+        serde_json::json!({
+            "oracle": self.oracle.program().display().to_string(),
+            "language": self.plan.lang.name(),
+            "algorithm": self.plan.algorithm.name(),
+            "hoist": self.plan.hoist.name(),
+            "preset": self.plan.preset.name(),
+            "unit": self.plan.unit.map(Unit::name),
+            "split_factor": d.split_factor,
+            "subsets": d.subsets,
+            "complements": d.complements,
+            "complement_order": format!("{:?}", d.complement_order),
+            "complements_first": d.complements_first,
+            "greeddy": d.greeddy,
+            "ddmin_fixpoint": d.fixpoint,
+            "fixpoint": !a.no_fixpoint,
+            "final_text_pass": a.final_text_pass,
+            "passes": self.passes().iter().map(|p| p.name()).collect::<Vec<_>>(),
+            "cache": !a.no_cache,
+            "syntax_filter": !a.no_syntax_filter,
+            "timeout": match a.timeout {
+                None => serde_json::json!("default"),
+                Some(Timeout::None) => serde_json::json!("none"),
+                Some(Timeout::Seconds(s)) => serde_json::json!(s),
+            },
+            "confirm": a.confirm.unwrap_or(0),
+        })
     }
 
     fn check_original(&self, report: &RunReport) -> anyhow::Result<()> {
@@ -670,11 +944,16 @@ impl Reduction {
         )
     }
 
+    /// Oracle runs made by `--confirm` (not counted by the Judge).
+    fn confirm_runs(&self) -> u64 {
+        self.confirm.get().map_or(0, |c| c.extra_runs())
+    }
+
     fn snapshot(&self, size: usize, judge: Option<&Judge>) -> Snapshot {
         let stats = judge.map(Judge::stats).unwrap_or_default();
         Snapshot {
             size,
-            oracle_runs: stats.oracle_runs + self.extra_runs,
+            oracle_runs: stats.oracle_runs + self.extra_runs + self.confirm_runs(),
             cache_hits: stats.cache_hits,
         }
     }
@@ -716,10 +995,19 @@ impl Reduction {
             ddmin_fixpoint: ddmin.fixpoint,
             fixpoint: tree.then_some(!self.args.no_fixpoint),
             final_text_pass: tree.then_some(self.args.final_text_pass),
-            timeout_seconds: self.args.timeout,
+            passes: tree.then(|| self.passes().iter().map(|p| p.name()).collect()),
+            discarded: stats.discarded,
+            mean_busy_workers: stats.busy_seconds / self.progress.elapsed().as_secs_f64().max(1e-9),
+            rounds: judge.records(),
+            timeout_seconds: self.oracle.timeout().map(|t| t.as_secs_f64()),
+            timeout_default: self.args.timeout.is_none(),
+            check_original: self.args.check_original.unwrap_or(1),
+            confirm: self.args.confirm.unwrap_or(0),
+            confirm_rejected: self.confirm.get().map_or(0, |c| c.rejected()),
+            resumed: self.resumed,
             cache: !self.args.no_cache,
             syntax_filter: !self.args.no_syntax_filter,
-            oracle_runs: stats.oracle_runs + self.extra_runs,
+            oracle_runs: stats.oracle_runs + self.extra_runs + self.confirm_runs(),
             cache_hits: stats.cache_hits,
             cache_peak_entries: stats.cache_peak_entries,
             syntax_filtered: stats.syntax_filtered,

@@ -98,6 +98,15 @@ impl Progress {
         }
     }
 
+    /// Information for the user (the timeout in effect, resuming), not with `--quiet`.
+    pub fn note(&self, message: &str) {
+        match &self.mode {
+            Mode::Quiet => {}
+            Mode::Bar(bar) => bar.suspend(|| eprintln!("treedd: {message}")),
+            Mode::Plain(_) => eprintln!("treedd: {message}"),
+        }
+    }
+
     /// A message that is printed whatever the mode (the interrupt notice, the summary unless
     /// quiet is handled by the caller).
     pub fn say(&self, message: &str) {

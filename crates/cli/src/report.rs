@@ -32,7 +32,20 @@ pub struct StatsReport {
     pub fixpoint: Option<bool>,
     /// Line-then-character DDMIN* after the tree algorithms (tree algorithms only).
     pub final_text_pass: Option<bool>,
+    /// The transformation passes of every round (tree reduction only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub passes: Option<Vec<&'static str>>,
+    /// The per-run timeout in effect (`null`: none); `timeout_default` if derived from the
+    /// original's run rather than given with `--timeout`.
     pub timeout_seconds: Option<f64>,
+    pub timeout_default: bool,
+    /// `--check-original` (runs of the original before starting; 1 without it).
+    pub check_original: u32,
+    /// `--confirm` (0 without it), and the improvements it rejected.
+    pub confirm: u32,
+    pub confirm_rejected: u64,
+    /// `--resume` continued an unfinished reduction from the output file.
+    pub resumed: bool,
     pub cache: bool,
     pub syntax_filter: bool,
     /// Oracle processes actually started (the original's check and `--verify` included).
@@ -41,6 +54,13 @@ pub struct StatsReport {
     pub cache_peak_entries: u64,
     pub syntax_filtered: u64,
     pub timeouts: u64,
+    /// Speculative tests whose answers were not used (a candidate earlier in the sequence won).
+    pub discarded: u64,
+    /// Oracle run time added up over the wall time: how many workers were busy on average.
+    pub mean_busy_workers: f64,
+    /// Per round, the tree phase (`tree`) and each pass: oracle runs, accepted candidates,
+    /// non-whitespace characters removed.
+    pub rounds: Vec<treedd_reduce::PassRecord>,
     pub input_bytes: usize,
     pub output_bytes: usize,
     /// Non-whitespace characters, the papers' size measure.

@@ -10,8 +10,9 @@ use std::str::FromStr;
 
 use treedd_tree::RTree;
 
+use crate::passes::{self, Passes};
 use crate::session::{Session, Step, Tree};
-use crate::{fixpoint, hdd, reduce_text, DdminOptions, Judge, TextUnit};
+use crate::{fixpoint, hdd, reduce_text, DdminOptions, Judge, Pass, PassRecord, TextUnit};
 
 /// The pruning algorithm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -94,6 +95,8 @@ pub struct TreeConfig {
     pub ddmin: DdminOptions,
     /// After the tree algorithms, line-then-character DDMIN* on the text.
     pub final_text_pass: bool,
+    /// The transformation passes run after the tree algorithm in every round.
+    pub passes: Vec<Pass>,
 }
 
 /// The preset names accepted by [`TreeConfig::preset`], smallest output first.
@@ -110,6 +113,7 @@ impl TreeConfig {
             fixpoint: true,
             ddmin: DdminOptions::default(),
             final_text_pass: false,
+            passes: Vec::new(),
         }
     }
 
@@ -144,7 +148,15 @@ impl TreeConfig {
                 })
             }
         };
-        Ok(TreeConfig::new(base, hoist))
+        let passes = match name.trim().to_ascii_lowercase().as_str() {
+            "smallest" => Pass::ALL.to_vec(),
+            "balanced" => vec![Pass::Literals, Pass::Rename, Pass::ReplaceIds, Pass::Params],
+            _ => Vec::new(),
+        };
+        Ok(TreeConfig {
+            passes,
+            ..TreeConfig::new(base, hoist)
+        })
     }
 
     /// The paper's name of the configuration, e.g. `Hoist^r*+HDDH^r*` or `Coarse HDD*`
@@ -241,7 +253,8 @@ impl TreeConfig {
 impl Default for TreeConfig {
     /// The `balanced` preset.
     fn default() -> TreeConfig {
-        TreeConfig::new(Base::Hddr, Hoisting::Interlace)
+        TreeConfig::preset("balanced")
+            .unwrap_or_else(|_| TreeConfig::new(Base::Hddr, Hoisting::Interlace))
     }
 }
 
@@ -302,17 +315,72 @@ fn run_phase<T: Tree>(s: &mut Session<T>, config: &TreeConfig, step: Step) {
     });
 }
 
-/// Reduce `tree` in place; returns the serialized result (always interesting if the input was).
+/// Reduce `tree`; returns the result (always interesting if the input was).
 ///
-/// Runs the stand-alone hoisting phase (`Hoist*`, `Hoist^r*`, `Coarse Hoist*`, ... matching
-/// the base) when `config.hoist` has one, then the pruning phase (interlaced with hoisting
-/// when `config.hoist` says so), each to its fixed point when `config.fixpoint`. With
-/// `final_text_pass` the result is further reduced as text (lines, then characters, both to
-/// their fixed point); the tree then no longer matches the returned bytes. Returns early,
-/// with the best result so far, once the judge is cancelled.
+/// One *round* runs the stand-alone hoisting phase (`Hoist*`, `Hoist^r*`, `Coarse Hoist*`,
+/// ... matching the base) when `config.hoist` has one, then the pruning phase (interlaced with
+/// hoisting when `config.hoist` says so), each to its fixed point when `config.fixpoint`;
+/// with `final_text_pass` the result is further reduced as text (lines, then characters); then
+/// the transformation passes of `config.passes` (see [`Pass`]). With `config.fixpoint` rounds
+/// repeat until one whole round leaves the text unchanged (the joint fixed point); between
+/// rounds the tree is rebuilt from the current text, so replacement strings left behind
+/// (`;`, `0`, `{}`) become ordinary nodes again. Since a round is a function of the text
+/// alone, running treedd on its own output changes nothing. Returns early, with the best
+/// result so far, once the judge is cancelled. What each round did is recorded in the
+/// judge ([`Judge::records`]).
 pub fn reduce_tree(tree: &mut RTree, judge: &Judge, config: &TreeConfig) -> Vec<u8> {
-    reduce(tree, judge, config)
+    judge.with_lookahead(config.ddmin.jobs, || rounds(tree, judge, config))
 }
+
+/// The rounds of [`reduce_tree`] to the joint fixed point.
+fn rounds(tree: &mut RTree, judge: &Judge, config: &TreeConfig) -> Vec<u8> {
+    let lang = tree.lang();
+    let mut current = tree.unparse();
+    for round in 1..=MAX_ROUNDS {
+        let before = current.clone();
+        if round > 1 {
+            match RTree::build(lang, &current) {
+                Ok(t) => *tree = t,
+                Err(_) => break,
+            }
+        }
+        let runs = judge.stats().oracle_runs;
+        let size = passes::chars(&current);
+        current = reduce(tree, judge, config);
+        judge.record(PassRecord {
+            round,
+            pass: "tree".to_string(),
+            oracle_runs: judge.stats().oracle_runs - runs,
+            accepted: u64::from(current != before),
+            chars_removed: size as i64 - passes::chars(&current) as i64,
+        });
+        let mut p = Passes::new(lang, judge, &config.ddmin, current);
+        for &pass in &config.passes {
+            if judge.is_cancelled() {
+                break;
+            }
+            let runs = judge.stats().oracle_runs;
+            let size = passes::chars(&p.current);
+            let accepted = p.run(pass);
+            judge.record(PassRecord {
+                round,
+                pass: pass.name().to_string(),
+                oracle_runs: judge.stats().oracle_runs - runs,
+                accepted,
+                chars_removed: size as i64 - passes::chars(&p.current) as i64,
+            });
+        }
+        current = p.current;
+        if !config.fixpoint || judge.is_cancelled() || current == before {
+            break;
+        }
+    }
+    current
+}
+
+/// A safety net for the joint fixed point: every round shrinks the text or moves identifier
+/// occurrences down a well-founded order, so this is never reached in practice.
+const MAX_ROUNDS: usize = 100;
 
 pub(crate) fn reduce<T: Tree>(tree: &mut T, judge: &Judge, config: &TreeConfig) -> Vec<u8> {
     let coarse = config.base.is_coarse();

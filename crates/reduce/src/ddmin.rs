@@ -277,6 +277,9 @@ impl Run<'_> {
     }
 
     fn round(&mut self, config: &[usize], bounds: &[usize], offset: usize) -> Step {
+        if !self.opts.greeddy && self.opts.jobs > 1 {
+            return self.round_speculative(config, bounds, offset);
+        }
         let parts = Parts::new(config, bounds, &self.unit_prints);
         let n = parts.n();
         let window = if self.opts.greeddy {
@@ -325,6 +328,64 @@ impl Run<'_> {
             Step::Stopped
         } else {
             Step::Nothing
+        }
+    }
+
+    /// A round with `jobs` > 1 workers (without GreeDDy): the round's candidates form one
+    /// sequence and the speculative driver ([`crate::driver::first_true`]) keeps every worker
+    /// busy, starting later candidates before earlier ones have answered; the first
+    /// interesting candidate in sequence order wins, so the step is the one `jobs` = 1 takes.
+    fn round_speculative(&mut self, config: &[usize], bounds: &[usize], offset: usize) -> Step {
+        let parts = Parts::new(config, bounds, &self.unit_prints);
+        let mut seen = std::collections::HashSet::new();
+        let mut candidates: Vec<Candidate> = Vec::new();
+        for kind in self.order(parts.n(), offset) {
+            let (print, size) = match kind {
+                Kind::Subset(i) => (parts.prints[i], bounds[i + 1] - bounds[i]),
+                Kind::Complement(i) => (parts.print_without(&[i]), parts.size_without(&[i])),
+            };
+            let known = self.known.get(print);
+            if size == 0 || known == Some(false) || !seen.insert(print) {
+                continue;
+            }
+            candidates.push(Candidate {
+                kind,
+                print,
+                size,
+                known_interesting: known == Some(true),
+                config: Vec::new(),
+            });
+        }
+        let test = self.test;
+        let stop = || self.stopped();
+        let (first, outcomes) =
+            crate::driver::first_true(self.opts.jobs, candidates.len(), &stop, &|i| {
+                let c = &candidates[i];
+                if c.known_interesting {
+                    return Some(true);
+                }
+                let config = match c.kind {
+                    Kind::Subset(k) => config[bounds[k]..bounds[k + 1]].to_vec(),
+                    Kind::Complement(k) => parts.without(&[k]),
+                };
+                Some(test(&config))
+            });
+        if self.stopped() {
+            // Outcomes after a cancel are not trustworthy; do not remember them.
+            return Step::Stopped;
+        }
+        for (c, outcome) in candidates.iter().zip(&outcomes) {
+            if let Some(interesting) = *outcome {
+                self.known.insert(c.print, c.size, interesting);
+            }
+        }
+        match first.map(|i| candidates[i].kind) {
+            Some(Kind::Subset(i)) => Step::Subset(i),
+            Some(Kind::Complement(i)) => Step::Remove {
+                removed: vec![i],
+                first: i,
+            },
+            None => Step::Nothing,
         }
     }
 
@@ -501,7 +562,7 @@ impl<'a> Parts<'a> {
 /// Picire's `ZellerSplit`) cuts them: a 1/n-th, then 1/(n-1)-th of the rest, and so on (sizes
 /// differ by at most one, smaller parts first). With it the test counts of 002 Table 3(a)
 /// are reproduced exactly.
-fn split(len: usize, n: usize) -> Vec<usize> {
+pub(crate) fn split(len: usize, n: usize) -> Vec<usize> {
     let n = n.min(len).max(1);
     let mut out = vec![0];
     let mut start = 0;

@@ -47,6 +47,7 @@ pub(crate) fn recursive<T: Tree>(s: &mut Session<T>, step: Step, order: Traversa
         }
         visited += 1;
         s.set_phase(format_args!("node {visited}"));
+        announce_next(s, &work, step, order);
         let nodes = tag_children(&*s.tree, current);
         visit(s, nodes, step);
         // append(queue, tagChildren(current_node)): the children after pruning and hoisting.
@@ -62,6 +63,66 @@ pub(crate) fn recursive<T: Tree>(s: &mut Session<T>, step: Step, order: Traversa
             TraversalOrder::DepthFirst => work.extend(next.collect::<Vec<_>>().into_iter().rev()),
         }
     }
+}
+
+/// How many nodes of the work list ahead of the current one the lookahead covers.
+const LOOKAHEAD_NODES: usize = 64;
+
+/// Speculation across nodes (issue 10, see `lookahead`): announce the first DDMIN round of
+/// the next nodes of the work list, as they will be if the current visit changes nothing
+/// (C-Vise's bet that most candidates fail), so idle workers test them in advance.
+fn announce_next<T: Tree>(
+    s: &Session<T>,
+    work: &VecDeque<T::Node>,
+    step: Step,
+    order: TraversalOrder,
+) {
+    let jobs = s.jobs();
+    if jobs <= 1 || !step.prune {
+        return;
+    }
+    let tree = &*s.tree;
+    let ahead: Vec<T::Node> = match order {
+        TraversalOrder::BreadthFirst => work.iter().copied().take(LOOKAHEAD_NODES).collect(),
+        TraversalOrder::DepthFirst => work.iter().rev().copied().take(LOOKAHEAD_NODES).collect(),
+    };
+    let mut out: Vec<Vec<u8>> = Vec::new();
+    for n in ahead {
+        if out.len() >= 8 * jobs {
+            break;
+        }
+        if tree.is_pruned(n) {
+            continue;
+        }
+        let mut nodes = tag_children(tree, n);
+        if step.coarse {
+            nodes.retain(|&c| tree.replacement_is_empty(c));
+        }
+        let prune_range = |range: std::ops::Range<usize>| {
+            let gone = &nodes[range];
+            tree.unparse_pruned(&|m| gone.contains(&m))
+        };
+        match nodes.len() {
+            0 => {}
+            1 => out.push(prune_range(0..1)),
+            len => {
+                let bounds = crate::ddmin::split(len, s.ddmin.split_factor.clamp(2, len));
+                for w in bounds.windows(2) {
+                    // Keep only this part: prune what is before and after it.
+                    let (lo, hi) = (w[0], w[1]);
+                    let gone: Vec<T::Node> =
+                        nodes[..lo].iter().chain(&nodes[hi..]).copied().collect();
+                    out.push(tree.unparse_pruned(&|m| gone.contains(&m)));
+                }
+                if bounds.len() > 3 {
+                    for w in bounds.windows(2) {
+                        out.push(prune_range(w[0]..w[1]));
+                    }
+                }
+            }
+        }
+    }
+    s.judge.announce(out);
 }
 
 /// One minimization step on a set of nodes of the same level (or siblings).

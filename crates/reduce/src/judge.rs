@@ -7,7 +7,8 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use crate::{Cache, Oracle, Outcome, Stats};
+use crate::lookahead::Lookahead;
+use crate::{Cache, Oracle, Outcome, PassRecord, Stats};
 
 /// Decides before the oracle whether a candidate may be interesting at all (true = keep).
 pub type Filter = Box<dyn Fn(&[u8]) -> bool + Send + Sync>;
@@ -45,6 +46,8 @@ pub struct Judge {
     best: Mutex<Option<Vec<u8>>>,
     phase: Mutex<String>,
     last_start_error: Mutex<Option<String>>,
+    records: Mutex<Vec<PassRecord>>,
+    lookahead: Mutex<Option<Arc<Lookahead>>>,
 }
 
 #[derive(Default)]
@@ -55,6 +58,8 @@ struct Counters {
     syntax_filtered: AtomicU64,
     timeouts: AtomicU64,
     failed_to_start: AtomicU64,
+    discarded: AtomicU64,
+    busy_nanos: AtomicU64,
 }
 
 fn bump(counter: &AtomicU64) {
@@ -78,6 +83,8 @@ impl Judge {
             best: Mutex::new(None),
             phase: Mutex::new(String::new()),
             last_start_error: Mutex::new(None),
+            records: Mutex::new(Vec::new()),
+            lookahead: Mutex::new(None),
         }
     }
 
@@ -93,22 +100,38 @@ impl Judge {
                 return false;
             }
         }
-        let key = self.cache.as_ref().map(|cache| {
-            let key = Cache::key(candidate);
-            (cache, key, cache.is_known_pass(&key))
-        });
-        if let Some((_, _, true)) = key {
+        let key = Cache::key(candidate);
+        if self.cache.as_ref().is_some_and(|c| c.is_known_pass(&key)) {
             return false;
         }
         if self.is_cancelled() {
             return false;
         }
+        let lookahead = self.lookahead();
+        if let Some(la) = &lookahead {
+            if let Some(answer) = la.claim(key) {
+                return answer;
+            }
+        }
+        let answer = self.run_oracle(candidate, &key);
+        if let Some(la) = &lookahead {
+            la.finish(key, answer, false);
+        }
+        answer.unwrap_or(false)
+    }
+
+    /// Run the oracle on `candidate` and record the outcome (stats, cache, best so far).
+    /// `None` when the run was cancelled or could not start (no answer).
+    fn run_oracle(&self, candidate: &[u8], key: &crate::cache::Key) -> Option<bool> {
+        let started = std::time::Instant::now();
         let outcome = self.oracle.run(candidate);
+        let nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        self.counters.busy_nanos.fetch_add(nanos, Ordering::Relaxed);
         let remember_pass = || {
-            if let Some((cache, key, _)) = key {
+            if let Some(cache) = &self.cache {
                 // Larger entries would be evicted at once (proposal 2).
                 if candidate.len() <= self.best_len.load(Ordering::SeqCst) {
-                    cache.insert_pass(key, candidate.len());
+                    cache.insert_pass(*key, candidate.len());
                 }
             }
         };
@@ -117,25 +140,73 @@ impl Judge {
                 bump(&self.counters.oracle_runs);
                 bump(&self.counters.interesting);
                 self.improved(candidate);
-                true
+                Some(true)
             }
             Outcome::NotInteresting { .. } => {
                 bump(&self.counters.oracle_runs);
                 remember_pass();
-                false
+                Some(false)
             }
             Outcome::TimedOut => {
                 bump(&self.counters.oracle_runs);
                 bump(&self.counters.timeouts);
                 remember_pass();
-                false
+                Some(false)
             }
-            Outcome::Cancelled => false,
+            Outcome::Cancelled => None,
             Outcome::FailedToStart(msg) => {
                 bump(&self.counters.failed_to_start);
                 *lock(&self.last_start_error) = Some(msg);
-                false
+                None
             }
+        }
+    }
+
+    fn lookahead(&self) -> Option<Arc<Lookahead>> {
+        lock(&self.lookahead).clone()
+    }
+
+    /// Run `body` with `jobs` lookahead workers testing the candidates that
+    /// [`Judge::announce`] names (see `lookahead`); with one job, just `body`.
+    pub(crate) fn with_lookahead<R>(&self, jobs: usize, body: impl FnOnce() -> R) -> R {
+        if jobs <= 1 {
+            return body();
+        }
+        let la = Arc::new(Lookahead::new(jobs));
+        *lock(&self.lookahead) = Some(Arc::clone(&la));
+        let out = std::thread::scope(|scope| {
+            for _ in 0..jobs {
+                let la = Arc::clone(&la);
+                scope.spawn(move || self.speculate(&la));
+            }
+            let out = body();
+            self.add_discarded(la.stop());
+            out
+        });
+        *lock(&self.lookahead) = None;
+        out
+    }
+
+    /// A lookahead worker: test announced candidates until stopped.
+    fn speculate(&self, la: &Lookahead) {
+        while let Some((key, candidate)) = la.next(Cache::key) {
+            let skip = self.is_cancelled()
+                || self.filter.as_ref().is_some_and(|f| !f(&candidate))
+                || self.cache.as_ref().is_some_and(|c| c.is_known_pass(&key));
+            let answer = if skip {
+                None
+            } else {
+                self.run_oracle(&candidate, &key)
+            };
+            la.finish(key, answer, true);
+        }
+    }
+
+    /// Name the candidates the algorithm will test next if everything pending fails; idle
+    /// workers test them ahead of time (only inside [`Judge::with_lookahead`]).
+    pub(crate) fn announce(&self, candidates: Vec<Vec<u8>>) {
+        if let Some(la) = self.lookahead() {
+            la.announce(candidates);
         }
     }
 
@@ -204,7 +275,24 @@ impl Judge {
             cache_peak_entries: self.cache.as_ref().map_or(0, |c| c.peak_entries() as u64),
             timeouts: get(&c.timeouts),
             failed_to_start: get(&c.failed_to_start),
+            discarded: get(&c.discarded),
+            busy_seconds: get(&c.busy_nanos) as f64 / 1e9,
         }
+    }
+
+    /// Record what a pass or the tree phase did in one round (for `--stats`).
+    pub fn record(&self, record: PassRecord) {
+        lock(&self.records).push(record);
+    }
+
+    /// Every record so far, in order.
+    pub fn records(&self) -> Vec<PassRecord> {
+        lock(&self.records).clone()
+    }
+
+    /// Count speculative tests whose answers were not used (see `driver`).
+    pub fn add_discarded(&self, n: u64) {
+        self.counters.discarded.fetch_add(n, Ordering::Relaxed);
     }
 
     /// Entries the cache holds now (0 without a cache).
@@ -580,5 +668,29 @@ mod tests {
             (stats.timeouts, stats.oracle_runs, stats.cache_hits),
             (1, 1, 1)
         );
+    }
+
+    #[test]
+    fn cancelled_runs_are_never_cached_nor_counted_as_timeouts() {
+        // A run cut by treedd's own cancellation (a later speculative driver cancels runs)
+        // has no answer: the same candidate must be run again when asked again.
+        struct CancelledOnce(AtomicU64);
+        impl Oracle for CancelledOnce {
+            fn run(&self, _: &[u8]) -> Outcome {
+                match self.0.fetch_add(1, Ordering::SeqCst) {
+                    0 => Outcome::Cancelled,
+                    _ => Outcome::Interesting,
+                }
+            }
+            fn cancel(&self) {}
+        }
+        let judge = Judge::new(
+            Box::new(CancelledOnce(AtomicU64::new(0))),
+            JudgeOptions::default(),
+        );
+        assert!(!judge.test(b"x"));
+        assert!(judge.test(b"x"), "a cancelled run's answer was cached");
+        let stats = judge.stats();
+        assert_eq!((stats.timeouts, stats.cache_hits), (0, 0));
     }
 }

@@ -5,13 +5,18 @@
 
 mod algorithm;
 mod cache;
+mod confirm;
 mod ddmin;
+mod driver;
 mod error;
 mod fixpoint;
 mod hdd;
 mod hoist;
 mod judge;
+mod lookahead;
 mod oracle;
+mod passes;
+pub mod reaper;
 mod session;
 mod stats;
 mod text;
@@ -20,11 +25,13 @@ pub use algorithm::{
     reduce_tree, Base, ConfigNameError, Hoisting, TraversalOrder, TreeConfig, PRESETS,
 };
 pub use cache::Cache;
+pub use confirm::Confirm;
 pub use ddmin::{ddmin, ddmin_indices, ComplementOrder, DdminOptions};
 pub use error::Error;
 pub use judge::{Filter, FnOracle, Judge, JudgeOptions, OnImprovement};
 pub use oracle::{
     CommandOracle, CommandOracleBuilder, Oracle, Outcome, RunReport, STDERR_HEAD_LINES,
 };
-pub use stats::Stats;
+pub use passes::Pass;
+pub use stats::{PassRecord, Stats};
 pub use text::{reduce_text, TextUnit};

@@ -28,6 +28,7 @@ use rustix::process::{
     kill_process_group, pidfd_open, waitid, Pid, PidfdFlags, Signal, WaitId, WaitIdOptions,
 };
 
+use crate::reaper::{Watchdog, MARKER_VAR};
 use crate::Error;
 
 /// What one oracle run said about a candidate.
@@ -86,6 +87,7 @@ pub struct CommandOracleBuilder {
     file_name: OsString,
     timeout: Option<Duration>,
     temp_root: Option<PathBuf>,
+    watchdog: Option<Arc<Watchdog>>,
 }
 
 impl CommandOracleBuilder {
@@ -97,6 +99,7 @@ impl CommandOracleBuilder {
             file_name: OsString::from("candidate"),
             timeout: None,
             temp_root: None,
+            watchdog: None,
         }
     }
 
@@ -115,6 +118,13 @@ impl CommandOracleBuilder {
     /// Where the per-run temporary directories are made (default: `$TMPDIR` or `/tmp`).
     pub fn temp_root(&mut self, dir: impl Into<PathBuf>) -> &mut CommandOracleBuilder {
         self.temp_root = Some(dir.into());
+        self
+    }
+
+    /// Register every run's process group with this watchdog, so it dies with treedd even
+    /// after SIGKILL (see [`crate::reaper`]).
+    pub fn watchdog(&mut self, watchdog: Arc<Watchdog>) -> &mut CommandOracleBuilder {
+        self.watchdog = Some(watchdog);
         self
     }
 
@@ -139,8 +149,9 @@ impl CommandOracleBuilder {
         Ok(CommandOracle {
             program,
             file_name: self.file_name.clone(),
-            timeout: self.timeout,
+            timeout: Mutex::new(self.timeout),
             temp_root,
+            watchdog: self.watchdog.clone(),
             running: Mutex::new(Running::default()),
             use_pidfd: true,
         })
@@ -184,8 +195,10 @@ struct Running {
 pub struct CommandOracle {
     program: PathBuf,
     file_name: OsString,
-    timeout: Option<Duration>,
+    /// Changeable while runs are under way (the CLI derives it from the original's run).
+    timeout: Mutex<Option<Duration>>,
     temp_root: PathBuf,
+    watchdog: Option<Arc<Watchdog>>,
     running: Mutex<Running>,
     /// False only in tests of the fallback wait.
     use_pidfd: bool,
@@ -198,7 +211,12 @@ impl CommandOracle {
     }
 
     pub fn timeout(&self) -> Option<Duration> {
-        self.timeout
+        *self.timeout.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Change the per-run timeout of the runs started from now on (`None`: wait forever).
+    pub fn set_timeout(&self, timeout: Option<Duration>) {
+        *self.timeout.lock().unwrap_or_else(|e| e.into_inner()) = timeout;
     }
 
     /// Run once and keep the exit code and the first lines of stderr.
@@ -253,6 +271,9 @@ impl CommandOracle {
                 Stdio::null()
             })
             .process_group(0);
+        if let Some(watchdog) = &self.watchdog {
+            cmd.env(MARKER_VAR, watchdog.marker());
+        }
         let mut child = match cmd.spawn() {
             Ok(child) => child,
             Err(e) => {
@@ -261,6 +282,9 @@ impl CommandOracle {
             }
         };
         let pid = Pid::from_child(&child);
+        if let Some(watchdog) = &self.watchdog {
+            watchdog.register(pid);
+        }
         {
             let mut running = self.lock();
             running.groups.push(pid);
@@ -277,16 +301,21 @@ impl CommandOracle {
             running.groups.retain(|&g| g != pid);
             running.cancelled
         };
+        if let Some(watchdog) = &self.watchdog {
+            watchdog.forget(pid);
+        }
         let status = child.wait();
         let stderr_head = stderr.map(StderrHead::finish).unwrap_or_default();
         let (code, signal) = match &status {
             Ok(s) => (s.code(), s.signal()),
             Err(_) => (None, None),
         };
+        // A run cut by treedd's own cancellation is `Cancelled` even if its deadline passed
+        // meanwhile: its answer is unknown and must never be cached.
         let outcome = match status {
-            _ if timed_out => Outcome::TimedOut,
-            Ok(s) if s.success() => Outcome::Interesting,
+            Ok(s) if s.success() && !timed_out => Outcome::Interesting,
             _ if cancelled => Outcome::Cancelled,
+            _ if timed_out => Outcome::TimedOut,
             Ok(s) => Outcome::NotInteresting { code: s.code() },
             Err(e) => Outcome::FailedToStart(format!("cannot wait for the oracle: {e}")),
         };
@@ -302,7 +331,7 @@ impl CommandOracle {
     /// Wait until the child has exited, without reaping it. Kills its group at the timeout
     /// and then returns true.
     fn wait_exited(&self, pid: Pid, start: Instant) -> bool {
-        let deadline = self.timeout.map(|t| start + t);
+        let deadline = self.timeout().map(|t| start + t);
         if self.use_pidfd {
             if let Ok(fd) = pidfd_open(pid, PidfdFlags::empty()) {
                 return wait_pidfd(&fd, pid, deadline);
@@ -496,7 +525,7 @@ mod tests {
         let pidfile = t.path().join("pid");
         let body = format!("sleep 30 & echo $! > {}; wait", pidfile.display());
         let mut o = oracle(t.path(), &body);
-        o.timeout = Some(Duration::from_millis(300));
+        o.set_timeout(Some(Duration::from_millis(300)));
         for use_pidfd in [true, false] {
             o.use_pidfd = use_pidfd;
             let start = Instant::now();

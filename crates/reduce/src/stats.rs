@@ -1,7 +1,7 @@
 //! Counters shared by all threads of one reduction.
 
 /// Snapshot of the counters of a reduction (`Judge::stats`).
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 pub struct Stats {
     /// Candidates the algorithms asked about (`Judge::test` calls).
     pub tests: u64,
@@ -19,4 +19,23 @@ pub struct Stats {
     pub timeouts: u64,
     /// Oracle runs that could not be started (counted as not interesting, not cached).
     pub failed_to_start: u64,
+    /// Speculative tests past the first interesting candidate of a sequence: bets on "not
+    /// interesting" that were lost, whose answers were not used.
+    pub discarded: u64,
+    /// Wall time of all oracle runs added up (divided by the reduction's wall time: the mean
+    /// number of busy workers).
+    pub busy_seconds: f64,
+}
+
+/// What one pass (or the tree phase) did in one round, for `--stats`.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct PassRecord {
+    pub round: usize,
+    /// A pass name, or `tree` for the configured tree algorithm.
+    pub pass: String,
+    pub oracle_runs: u64,
+    /// Candidates accepted (interesting, committed).
+    pub accepted: u64,
+    /// Non-whitespace characters removed.
+    pub chars_removed: i64,
 }

@@ -8,18 +8,22 @@
 
 mod dump;
 mod error;
+mod facts;
 mod flatten;
+pub mod fuzz;
 mod lang;
 mod loader;
 mod parse;
+mod pass_data;
 mod replace;
 mod rtree;
 mod squeeze;
 
 pub use dump::dump;
 pub use error::Error;
+pub use facts::{Facts, Ident, ListSite, Literal};
 pub use lang::Lang;
 pub use loader::{default_cache_dir, load as load_grammar, Grammar, Loaded};
 pub use parse::count_errors;
 pub use replace::{generate as generate_tables, replacement_quality, GrammarSources, Quality};
-pub use rtree::{Edit, NodeId, RTree, TreeStats};
+pub use rtree::{glue, Edit, NodeId, RTree, TreeStats};

@@ -9,10 +9,11 @@
 //!
 //! The tables are derived from the JSON files with the same code that `cargo xtask
 //! codegen` runs for the built-in languages ([`crate::generate_tables`]). Optional
-//! `overrides.toml`, `compatible.txt` and `flatten.txt` next to the JSON files (or in
-//! `DIR/treedd/`) play the role of the hand-written files under `grammars/<lang>/`;
-//! without `compatible.txt`, every supertype of node-types.json (`_expression`, ...) is
-//! one group of kinds that may stand for each other.
+//! `overrides.toml`, `compatible.txt`, `flatten.txt` and `passes.toml` next to the JSON
+//! files (or in `DIR/treedd/`) play the role of the hand-written files under
+//! `grammars/<lang>/`; without `compatible.txt`, every supertype of node-types.json
+//! (`_expression`, ...) is one group of kinds that may stand for each other, and without
+//! `passes.toml` the kinds named `*identifier` are renamed.
 //!
 //! A loaded grammar lives for the rest of the process: its library is never unloaded and
 //! its data is leaked once, so that [`Lang::Loaded`] stays a `Copy` handle.
@@ -228,13 +229,23 @@ pub fn load(path: &Path, cache: &Path) -> Result<Loaded, Error> {
         None => crate::replace::supertype_groups(&node_types_json),
     };
     let flatten = optional("flatten.txt")?.unwrap_or_default();
+    let passes = match optional("passes.toml")? {
+        Some(text) => text,
+        None => default_passes(&ts),
+    };
     let data = LangData::new(Spec {
+        name: &name,
         language: ts,
         replacements: table("replacements.tsv"),
         positions: table("positions.tsv"),
         compatible: &compatible,
         flatten: &flatten,
-    });
+        passes: &passes,
+    })
+    .map_err(|what| Error::NotAGrammar {
+        path: path.to_path_buf(),
+        what,
+    })?;
     let grammar: &'static Grammar = Box::leak(Box::new(Grammar {
         name: Box::leak(name.into_boxed_str()),
         data,
@@ -244,6 +255,24 @@ pub fn load(path: &Path, cache: &Path) -> Result<Loaded, Error> {
         library,
         compiled,
     })
+}
+
+/// The passes' data of a grammar without a `passes.toml`: every named kind whose name
+/// ends in `identifier` is renamed in its own group; no literal, parameter or argument data.
+fn default_passes(ts: &tree_sitter::Language) -> String {
+    let mut kinds: Vec<&str> = (0..ts.node_kind_count() as u16)
+        .filter(|&id| ts.node_kind_is_named(id) && ts.node_kind_is_visible(id))
+        .filter_map(|id| ts.node_kind_for_id(id))
+        .filter(|k| k.ends_with("identifier"))
+        .collect();
+    kinds.sort();
+    kinds.dedup();
+    let quoted: Vec<String> = kinds.iter().map(|k| format!("{k:?}")).collect();
+    let mut out = format!("identifiers = [{}]\n", quoted.join(", "));
+    for k in &quoted {
+        out.push_str(&format!("[[groups]]\nkinds = [{k}]\n"));
+    }
+    out
 }
 
 /// The C compiler: `$CC` (or `$CXX` for a C++ scanner), else `cc` / `c++`.

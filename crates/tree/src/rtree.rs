@@ -321,6 +321,13 @@ impl RTree {
         w.out
     }
 
+    /// The node's byte range in the text the tree was built from (tokens: without the
+    /// whitespace before them). Meaningful for the nodes of an untouched tree.
+    pub fn span(&self, n: NodeId) -> std::ops::Range<usize> {
+        let node = self.node(n);
+        node.start as usize..node.end as usize
+    }
+
     /// A token's own text (without the whitespace before it); empty for rule nodes.
     pub fn token_text(&self, n: NodeId) -> &[u8] {
         let node = self.node(n);
@@ -484,7 +491,9 @@ impl RTree {
         self.nodes[n.index()].flags |= PRUNED;
     }
     /// Commit: `desc` (a descendant compatible with `n`) takes `n`'s place. `desc` takes
-    /// over `n`'s position (and so whether it may be empty); `n` is detached.
+    /// over `n`'s position (and so whether it may be empty); `n` is detached. `desc` must be
+    /// live (not pruned, as `chi` guarantees): a pruned `desc` unparses differently here than
+    /// in `unparse_with` (found by the fuzz campaign, docs/reliability.md).
     pub fn hoist(&mut self, n: NodeId, desc: NodeId) {
         if n == desc {
             return;
@@ -640,7 +649,7 @@ impl Writer<'_> {
 
 /// Would bytes `a` and `b` written next to each other merge into one token (or start a
 /// comment)? Then a space goes between them.
-pub(crate) fn glue(a: u8, b: u8) -> bool {
+pub fn glue(a: u8, b: u8) -> bool {
     let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c >= 0x80;
     let op = |c: u8| b"+-*/%<>=!&|^~?:.#@".contains(&c);
     (word(a) && word(b))

@@ -7,10 +7,12 @@ pub(super) const BUILTIN: Builtin = Builtin {
     names: &["c"],
     extensions: &["c", "h"],
     spec: || Spec {
+        name: "c",
         language: tree_sitter_c::LANGUAGE.into(),
         replacements: include_str!("../../../../grammars/c/replacements.tsv"),
         positions: include_str!("../../../../grammars/c/positions.tsv"),
         compatible: include_str!("../../../../grammars/c/compatible.txt"),
         flatten: include_str!("../../../../grammars/c/flatten.txt"),
+        passes: include_str!("../../../../grammars/c/passes.toml"),
     },
 };

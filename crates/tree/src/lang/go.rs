@@ -7,10 +7,12 @@ pub(super) const BUILTIN: Builtin = Builtin {
     names: &["go", "golang"],
     extensions: &["go"],
     spec: || Spec {
+        name: "go",
         language: tree_sitter_go::LANGUAGE.into(),
         replacements: include_str!("../../../../grammars/go/replacements.tsv"),
         positions: include_str!("../../../../grammars/go/positions.tsv"),
         compatible: include_str!("../../../../grammars/go/compatible.txt"),
         flatten: include_str!("../../../../grammars/go/flatten.txt"),
+        passes: include_str!("../../../../grammars/go/passes.toml"),
     },
 };

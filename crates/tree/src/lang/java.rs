@@ -7,10 +7,12 @@ pub(super) const BUILTIN: Builtin = Builtin {
     names: &["java"],
     extensions: &["java"],
     spec: || Spec {
+        name: "java",
         language: tree_sitter_java::LANGUAGE.into(),
         replacements: include_str!("../../../../grammars/java/replacements.tsv"),
         positions: include_str!("../../../../grammars/java/positions.tsv"),
         compatible: include_str!("../../../../grammars/java/compatible.txt"),
         flatten: include_str!("../../../../grammars/java/flatten.txt"),
+        passes: include_str!("../../../../grammars/java/passes.toml"),
     },
 };

@@ -7,10 +7,12 @@ pub(super) const BUILTIN: Builtin = Builtin {
     names: &["typescript", "ts"],
     extensions: &["ts", "mts", "cts"],
     spec: || Spec {
+        name: "typescript",
         language: tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
         replacements: include_str!("../../../../grammars/typescript/replacements.tsv"),
         positions: include_str!("../../../../grammars/typescript/positions.tsv"),
         compatible: include_str!("../../../../grammars/typescript/compatible.txt"),
         flatten: include_str!("../../../../grammars/typescript/flatten.txt"),
+        passes: include_str!("../../../../grammars/typescript/passes.toml"),
     },
 };

@@ -1,0 +1,68 @@
+//! Everything that can be checked before the first oracle run (issue 12, item 5), so an
+//! overnight reduction never fails at the end over a path typo: the input is a regular,
+//! readable file (a FIFO would block forever), the output and `--stats` locations can be
+//! written. The oracle itself is checked by `CommandOracleBuilder::build`.
+
+use std::fs;
+use std::io;
+use std::os::unix::fs::FileTypeExt;
+use std::path::Path;
+
+use crate::exit::{self, Fatal};
+
+/// Read the input after checking that it is a regular file (never opening anything else).
+pub fn read_input(path: &Path) -> Result<Vec<u8>, Fatal> {
+    let fail = |why: String| {
+        Fatal::new(
+            exit::INPUT,
+            format!("cannot read input {}: {why}", path.display()),
+        )
+    };
+    let meta = fs::metadata(path).map_err(|e| fail(e.to_string()))?;
+    let ft = meta.file_type();
+    if !ft.is_file() {
+        let what = if ft.is_dir() {
+            "a directory"
+        } else if ft.is_fifo() {
+            "a FIFO"
+        } else if ft.is_socket() {
+            "a socket"
+        } else if ft.is_char_device() || ft.is_block_device() {
+            "a device"
+        } else {
+            "not a regular file"
+        };
+        return Err(fail(format!(
+            "it is {what}; treedd needs a regular file (copy the input to one)"
+        )));
+    }
+    fs::read(path).map_err(|e| fail(e.to_string()))
+}
+
+/// Check that `path` can be replaced by an atomic rename (a temporary file can be made next
+/// to it, and it is not a directory). `what` is "output" or "stats".
+pub fn check_writable(path: &Path, what: &str) -> Result<(), Fatal> {
+    let fail = |why: String| {
+        Fatal::new(
+            exit::OUTPUT,
+            format!("cannot write {what} {}: {why}", path.display()),
+        )
+    };
+    if path.is_dir() {
+        return Err(fail("it is a directory".into()));
+    }
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let probe = tempfile::Builder::new()
+        .prefix(".treedd-")
+        .tempfile_in(dir)
+        .map_err(|e| fail(io_reason(&e)))?;
+    drop(probe);
+    Ok(())
+}
+
+fn io_reason(e: &io::Error) -> String {
+    e.to_string()
+}

@@ -1,0 +1,173 @@
+//! The speculative driver: test a sequence of candidates, in order, and return the first
+//! interesting one.
+//!
+//! With one job this is a plain loop. With `jobs` > 1 it speculates the way C-Vise does
+//! (C-Vise's `--n` workers: most candidates are not interesting, so the next ones are started
+//! before the earlier ones have answered, betting that those fail): `jobs` workers take
+//! indices from one counter in sequence order, and a worker stops taking indices once an
+//! interesting candidate with a smaller index is known. Every index below the winner was handed
+//! out before the winner's and is tested to the end, so the winner is the *first* interesting
+//! candidate of the sequence whatever `jobs` is (the output never depends on `jobs`); runs
+//! started past the winner are the bets that were lost (counted as `discarded`), left to
+//! finish, their answers kept in the cache.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use crate::Judge;
+
+/// The first `i` in `0..n` whose candidate `make(i)` is interesting, with the candidate.
+/// `make` returns `None` for an index with nothing to test. A candidate equal to `current`
+/// is never tested (it would be interesting without telling anything).
+pub(crate) fn first_interesting(
+    judge: &Judge,
+    current: &[u8],
+    jobs: usize,
+    n: usize,
+    make: &(dyn Fn(usize) -> Option<Vec<u8>> + Sync),
+) -> Option<(usize, Vec<u8>)> {
+    let winners: Mutex<Vec<(usize, Vec<u8>)>> = Mutex::new(Vec::new());
+    let (first, outcomes) = first_true(jobs, n, &|| judge.is_cancelled(), &|i| {
+        let candidate = make(i).filter(|c| c != current)?;
+        let interesting = judge.test(&candidate);
+        if interesting {
+            lock(&winners).push((i, candidate));
+        }
+        Some(interesting)
+    });
+    let lost = outcomes
+        .iter()
+        .enumerate()
+        .filter(|&(i, o)| o.is_some() && first.is_some_and(|f| i > f))
+        .count();
+    judge.add_discarded(lost as u64);
+    let first = first?;
+    let winners = winners.into_inner().unwrap_or_else(|e| e.into_inner());
+    winners.into_iter().find(|(i, _)| *i == first)
+}
+
+/// The first `i` in `0..n` for which `test(i)` is `Some(true)` (`None`: nothing to test at
+/// `i`), speculating with `jobs` workers as described in the module docs; also every outcome
+/// obtained (indices past the first `true` may have been tested too: the lost bets). Stops
+/// taking new indices once `stopped()` holds.
+pub(crate) fn first_true(
+    jobs: usize,
+    n: usize,
+    stopped: &(dyn Fn() -> bool + Sync),
+    test: &(dyn Fn(usize) -> Option<bool> + Sync),
+) -> (Option<usize>, Vec<Option<bool>>) {
+    let outcomes: Mutex<Vec<Option<bool>>> = Mutex::new(vec![None; n]);
+    if jobs <= 1 || n <= 1 {
+        for i in 0..n {
+            if stopped() {
+                break;
+            }
+            let outcome = test(i);
+            lock(&outcomes)[i] = outcome;
+            if outcome == Some(true) {
+                return (
+                    Some(i),
+                    outcomes.into_inner().unwrap_or_else(|e| e.into_inner()),
+                );
+            }
+        }
+        return (
+            None,
+            outcomes.into_inner().unwrap_or_else(|e| e.into_inner()),
+        );
+    }
+    let next = AtomicUsize::new(0);
+    let found = AtomicUsize::new(usize::MAX);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.min(n) {
+            scope.spawn(|| loop {
+                if stopped() {
+                    return;
+                }
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                if i >= n || i > found.load(Ordering::SeqCst) {
+                    return;
+                }
+                let outcome = test(i);
+                lock(&outcomes)[i] = outcome;
+                if outcome == Some(true) {
+                    found.fetch_min(i, Ordering::SeqCst);
+                }
+            });
+        }
+    });
+    let found = found.load(Ordering::SeqCst);
+    let outcomes = outcomes.into_inner().unwrap_or_else(|e| e.into_inner());
+    ((found != usize::MAX).then_some(found), outcomes)
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::{FnOracle, JudgeOptions};
+
+    fn judge(f: fn(&[u8]) -> bool) -> (Judge, Arc<FnOracle<fn(&[u8]) -> bool>>) {
+        let oracle = Arc::new(FnOracle::new(f));
+        (
+            Judge::new(Box::new(Arc::clone(&oracle)), JudgeOptions::default()),
+            oracle,
+        )
+    }
+
+    fn candidates() -> Vec<Vec<u8>> {
+        (0..40).map(|i| format!("c{i}").into_bytes()).collect()
+    }
+
+    #[test]
+    fn the_first_interesting_candidate_wins_for_every_number_of_jobs() {
+        let cands = candidates();
+        for jobs in 1..=8 {
+            // Interesting: c17, c23, c30 (and c9 is None: skipped).
+            let (j, _) = judge(|c| matches!(c, b"c17" | b"c23" | b"c30"));
+            let make = |i: usize| (i != 9).then(|| cands[i].clone());
+            let got = first_interesting(&j, b"cur", jobs, cands.len(), &make);
+            assert_eq!(got, Some((17, b"c17".to_vec())), "jobs {jobs}");
+            let runs = j.stats().oracle_runs;
+            assert!(runs >= 17, "every candidate before the winner is tested");
+            assert!(runs <= 17 + jobs as u64, "at most jobs-1 bets lost: {runs}");
+            assert_eq!(j.stats().discarded, runs - 17);
+        }
+    }
+
+    #[test]
+    fn nothing_interesting_tests_everything_once() {
+        let cands = candidates();
+        for jobs in [1, 3] {
+            let (j, oracle) = judge(|_| false);
+            let make = |i: usize| Some(cands[i].clone());
+            assert_eq!(
+                first_interesting(&j, b"cur", jobs, cands.len(), &make),
+                None
+            );
+            assert_eq!(oracle.runs(), 40);
+        }
+    }
+
+    #[test]
+    fn the_current_text_is_never_tested() {
+        let (j, oracle) = judge(|_| true);
+        let make = |i: usize| {
+            Some(if i == 0 {
+                b"cur".to_vec()
+            } else {
+                b"x".to_vec()
+            })
+        };
+        assert_eq!(
+            first_interesting(&j, b"cur", 1, 2, &make),
+            Some((1, b"x".to_vec()))
+        );
+        assert_eq!(oracle.runs(), 1);
+    }
+}

@@ -1,0 +1,179 @@
+//! Speculation across algorithm steps (issue 10): an algorithm *announces* the candidates it
+//! will test next if everything pending fails (HDDr: the first candidates of the next nodes
+//! in its work list), and idle workers test them ahead of time. When the algorithm gets
+//! there, its own test finds the answer ready (or waits for the run in flight) instead of
+//! starting the oracle. The algorithm itself stays sequential and decides only on oracle
+//! answers, which are the same whether they come early or late, so the result does not
+//! depend on `--jobs`; a speculative run the algorithm never asks for (its bet was lost
+//! because an earlier candidate was interesting) is counted as discarded.
+//!
+//! Oracle runs are bounded by `jobs` permits in all: the algorithm's own tests take a permit
+//! first, speculative runs only take one that nobody on the main line is waiting for.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Condvar, Mutex, MutexGuard};
+use std::time::Duration;
+
+use crate::cache::Key;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Slot {
+    /// Running; `speculative` runs were started by a lookahead worker.
+    Running { speculative: bool },
+    Done {
+        interesting: bool,
+        speculative: bool,
+        used: bool,
+    },
+}
+
+struct State {
+    queue: VecDeque<Vec<u8>>,
+    slots: HashMap<Key, Slot>,
+    free: usize,
+    main_waiting: usize,
+    stopped: bool,
+}
+
+pub(crate) struct Lookahead {
+    state: Mutex<State>,
+    changed: Condvar,
+}
+
+fn lock(m: &Mutex<State>) -> MutexGuard<'_, State> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// How many announced candidates wait at most (older announcements are dropped first).
+const QUEUE_LIMIT: usize = 256;
+
+impl Lookahead {
+    pub fn new(jobs: usize) -> Lookahead {
+        Lookahead {
+            state: Mutex::new(State {
+                queue: VecDeque::new(),
+                slots: HashMap::new(),
+                free: jobs.max(1),
+                main_waiting: 0,
+                stopped: false,
+            }),
+            changed: Condvar::new(),
+        }
+    }
+
+    /// Replace the queue of announced candidates.
+    pub fn announce(&self, candidates: Vec<Vec<u8>>) {
+        let mut s = lock(&self.state);
+        s.queue = candidates.into_iter().take(QUEUE_LIMIT).collect();
+        drop(s);
+        self.changed.notify_all();
+    }
+
+    /// The main line wants to test `key`: `Some(answer)` if a run of it finished or is in
+    /// flight (waited for); `None` after taking a permit and marking `key` as running (the
+    /// caller runs it and calls [`Lookahead::finish`]).
+    pub fn claim(&self, key: Key) -> Option<bool> {
+        let mut s = lock(&self.state);
+        loop {
+            let stopped = s.stopped;
+            match s.slots.get_mut(&key) {
+                // Only a speculative answer is handed out, once: repeats of the main line's
+                // own tests are the cache's business (and `--no-cache` means no cache).
+                Some(Slot::Done {
+                    interesting,
+                    speculative: true,
+                    used: used @ false,
+                }) => {
+                    *used = true;
+                    return Some(*interesting);
+                }
+                Some(Slot::Running { .. }) if !stopped => {
+                    s = self.changed.wait(s).unwrap_or_else(|e| e.into_inner());
+                }
+                _ => break,
+            }
+        }
+        s.main_waiting += 1;
+        while s.free == 0 && !s.stopped {
+            s = self.changed.wait(s).unwrap_or_else(|e| e.into_inner());
+        }
+        s.main_waiting -= 1;
+        s.free = s.free.saturating_sub(1);
+        s.slots.insert(key, Slot::Running { speculative: false });
+        None
+    }
+
+    /// A run of `key` ended (`None`: cancelled or failed, not an answer); its permit is free.
+    pub fn finish(&self, key: Key, interesting: Option<bool>, speculative: bool) {
+        let mut s = lock(&self.state);
+        s.free += 1;
+        match interesting {
+            Some(interesting) => {
+                s.slots.insert(
+                    key,
+                    Slot::Done {
+                        interesting,
+                        speculative,
+                        used: !speculative,
+                    },
+                );
+            }
+            None => {
+                s.slots.remove(&key);
+            }
+        }
+        drop(s);
+        self.changed.notify_all();
+    }
+
+    /// For a worker: the next announced candidate not run yet, with a permit taken; `None`
+    /// once stopped.
+    pub fn next(&self, key_of: impl Fn(&[u8]) -> Key) -> Option<(Key, Vec<u8>)> {
+        let mut s = lock(&self.state);
+        loop {
+            if s.stopped {
+                return None;
+            }
+            if s.free > 0 && s.main_waiting == 0 {
+                while let Some(candidate) = s.queue.pop_front() {
+                    let key = key_of(&candidate);
+                    if s.slots.contains_key(&key) {
+                        continue;
+                    }
+                    s.free -= 1;
+                    s.slots.insert(key, Slot::Running { speculative: true });
+                    return Some((key, candidate));
+                }
+            }
+            s = self
+                .changed
+                .wait_timeout(s, Duration::from_millis(50))
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+    }
+
+    /// Stop the workers; returns the number of speculative runs whose answer was never used.
+    pub fn stop(&self) -> u64 {
+        let mut s = lock(&self.state);
+        s.stopped = true;
+        s.queue.clear();
+        let unused = s
+            .slots
+            .values()
+            .filter(|slot| {
+                matches!(
+                    slot,
+                    Slot::Done {
+                        speculative: true,
+                        used: false,
+                        ..
+                    }
+                )
+            })
+            .count() as u64;
+        drop(s);
+        self.changed.notify_all();
+        unused
+    }
+}

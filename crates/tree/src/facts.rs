@@ -1,0 +1,253 @@
+//! What the transformation passes need to know about a text (issue 9): its tokens, its
+//! identifier occurrences, its literals, and the parameter and argument lists of its functions
+//! and calls. Everything language-specific comes from `grammars/<lang>/passes.toml`
+//! ([`PassData`]); the code here only walks tree-sitter trees.
+//!
+//! Facts are computed on a fresh parse of the current text, so every range is a byte range of
+//! that text; the passes turn them into candidate texts by splicing.
+
+use std::ops::Range;
+
+use crate::pass_data::{ListSpec, PassData};
+use crate::{parse, Error, Lang};
+
+/// An identifier occurrence.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ident {
+    pub range: Range<usize>,
+    /// Its replacement group (see [`Facts::group_extras`]), if its kind has one.
+    pub group: Option<usize>,
+}
+
+/// A literal and the shorter texts it may become, in the order to try them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Literal {
+    pub range: Range<usize>,
+    pub replacements: Vec<Vec<u8>>,
+}
+
+/// A parameter list of a function, or an argument list of a call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ListSite {
+    /// The function's name (the last identifier token in the name field).
+    pub name: Vec<u8>,
+    /// The elements, in order (comments left out).
+    pub elems: Vec<Range<usize>>,
+}
+
+/// What the passes know about one text.
+#[derive(Clone, Debug, Default)]
+pub struct Facts {
+    /// Every token in source order (a literal counts as one token); comments included.
+    pub tokens: Vec<Range<usize>>,
+    pub idents: Vec<Ident>,
+    pub literals: Vec<Literal>,
+    pub functions: Vec<ListSite>,
+    pub calls: Vec<ListSite>,
+    /// The extra replacement words of each identifier group.
+    pub group_extras: Vec<Vec<Vec<u8>>>,
+}
+
+impl Lang {
+    /// The facts of `src` (parsed afresh). Errors only for a language without grammar.
+    pub fn facts(self, src: &[u8]) -> Result<Facts, Error> {
+        let data = self.data()?;
+        let pd = &data.passes;
+        let tree = parse::parse(self, src)?;
+        let mut facts = Facts {
+            group_extras: pd
+                .extras
+                .iter()
+                .map(|e| e.iter().map(|w| w.as_bytes().to_vec()).collect())
+                .collect(),
+            ..Facts::default()
+        };
+        let mut cursor = tree.walk();
+        'walk: loop {
+            let node = cursor.node();
+            let kind = node.kind();
+            let range = node.byte_range();
+            let named = node.is_named();
+            if named {
+                if let Some(spec) = pd.functions.iter().find(|s| s.kind == kind) {
+                    facts.functions.extend(list_site(&node, spec, pd, src));
+                }
+                if let Some(spec) = pd.calls.iter().find(|s| s.kind == kind) {
+                    facts.calls.extend(list_site(&node, spec, pd, src));
+                }
+            }
+            let literal = if named && !node.is_error() {
+                pd.literals.get(kind)
+            } else {
+                None
+            };
+            let leaf = node.child_count() == 0;
+            if let Some(texts) = literal {
+                let own = &src[range.clone()];
+                let replacements = texts
+                    .iter()
+                    .map(|t| t.as_bytes().to_vec())
+                    .filter(|t| t.len() < own.len())
+                    .collect();
+                facts.literals.push(Literal {
+                    range: range.clone(),
+                    replacements,
+                });
+            }
+            if (leaf || literal.is_some()) && !node.is_missing() && !range.is_empty() {
+                facts.tokens.push(range.clone());
+                if named {
+                    if let Some(&group) = pd.identifiers.get(kind) {
+                        facts.idents.push(Ident { range, group });
+                    }
+                }
+            }
+            if literal.is_none() && cursor.goto_first_child() {
+                continue;
+            }
+            loop {
+                if cursor.goto_next_sibling() {
+                    continue 'walk;
+                }
+                if !cursor.goto_parent() {
+                    break 'walk;
+                }
+            }
+        }
+        Ok(facts)
+    }
+
+    /// `word` may not be a new name: a keyword of the grammar or a reserved word.
+    pub fn is_reserved(self, word: &[u8]) -> bool {
+        self.data().is_ok_and(|d| d.passes.reserved.contains(word))
+    }
+}
+
+fn list_site(
+    node: &tree_sitter::Node<'_>,
+    spec: &ListSpec,
+    pd: &PassData,
+    src: &[u8],
+) -> Option<ListSite> {
+    let name_node = node.child_by_field_name(&spec.name)?;
+    let list = node.child_by_field_name(&spec.list)?;
+    // The last identifier token of the name field: `f` in `f`, `*f`, `a.b.f`.
+    let mut name = None;
+    let mut stack = vec![name_node];
+    while let Some(n) = stack.pop() {
+        if n.child_count() == 0 {
+            if n.is_named() && pd.identifiers.contains_key(n.kind()) {
+                let r = n.byte_range();
+                if name
+                    .as_ref()
+                    .is_none_or(|(s, _): &(usize, Vec<u8>)| r.start > *s)
+                {
+                    name = Some((r.start, src[r].to_vec()));
+                }
+            }
+            continue;
+        }
+        let mut c = n.walk();
+        stack.extend(n.children(&mut c));
+    }
+    let (_, name) = name?;
+    let mut c = list.walk();
+    let elems = list
+        .named_children(&mut c)
+        .filter(|e| !e.is_extra())
+        .map(|e| e.byte_range())
+        .collect();
+    Some(ListSite { name, elems })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(src: &str, ranges: impl IntoIterator<Item = Range<usize>>) -> Vec<String> {
+        ranges.into_iter().map(|r| src[r].to_string()).collect()
+    }
+
+    #[test]
+    fn c_facts() {
+        let src = "typedef long int32_t;\nstatic int32_t g_5 = 0x5BL; /* c */\n\
+                   int32_t f(int32_t a, int b) { return a + 'x'; }\n\
+                   int main(void) { return f(g_5, \"s\"); }\n";
+        let f = Lang::C.facts(src.as_bytes()).unwrap();
+        assert_eq!(
+            texts(src, f.idents.iter().map(|i| i.range.clone())),
+            [
+                "int32_t", "int32_t", "g_5", "int32_t", "f", "int32_t", "a", "int", "b", "a",
+                "int", "main", "void", "f", "g_5"
+            ]
+        );
+        assert_eq!(
+            texts(src, f.literals.iter().map(|l| l.range.clone())),
+            ["0x5BL", "'x'", "\"s\""]
+        );
+        assert_eq!(f.literals[0].replacements, [b"0".to_vec(), b"1".to_vec()]);
+        // `"s"` is not longer than `""`'s alternatives except the empty string.
+        assert_eq!(f.literals[2].replacements, [b"\"\"".to_vec()]);
+        let fns: Vec<(String, Vec<String>)> = f
+            .functions
+            .iter()
+            .map(|s| {
+                (
+                    String::from_utf8(s.name.clone()).unwrap(),
+                    texts(src, s.elems.clone()),
+                )
+            })
+            .collect();
+        assert_eq!(
+            fns,
+            [
+                (
+                    "f".to_string(),
+                    vec!["int32_t a".to_string(), "int b".to_string()]
+                ),
+                ("main".to_string(), vec!["void".to_string()]),
+            ]
+        );
+        assert_eq!(f.calls.len(), 1);
+        assert_eq!(texts(src, f.calls[0].elems.clone()), ["g_5", "\"s\""]);
+        assert!(f.tokens.iter().any(|t| &src[t.clone()] == "/* c */"));
+        assert_eq!(f.group_extras[0], [b"int".to_vec(), b"char".to_vec()]);
+        assert!(Lang::C.is_reserved(b"int"));
+        assert!(Lang::C.is_reserved(b"if"));
+        assert!(!Lang::C.is_reserved(b"a"));
+    }
+
+    #[test]
+    fn javascript_and_java_facts() {
+        let src = "function f(a, b) { return a.length + `t` + 'q'; }\nf(1, 2);\nnew F(3);";
+        let f = Lang::JavaScript.facts(src.as_bytes()).unwrap();
+        assert_eq!(
+            texts(src, f.idents.iter().map(|i| i.range.clone())),
+            ["f", "a", "b", "a", "length", "f", "F"]
+        );
+        assert_eq!(f.functions.len(), 1);
+        assert_eq!(f.calls.len(), 2);
+        assert_eq!(f.calls[1].name, b"F");
+        assert!(Lang::JavaScript.is_reserved(b"in"));
+        assert!(Lang::JavaScript.is_reserved(b"of"));
+
+        let src = "class A { int m(int x, String y) { return m(1, \"s\") + 0x1F; } }";
+        let f = Lang::Java.facts(src.as_bytes()).unwrap();
+        assert_eq!(f.functions[0].elems.len(), 2);
+        assert_eq!(f.calls[0].name, b"m");
+        assert_eq!(
+            texts(src, f.literals.iter().map(|l| l.range.clone())),
+            ["1", "\"s\"", "0x1F"]
+        );
+        assert!(Lang::Java.is_reserved(b"do"));
+    }
+
+    #[test]
+    fn every_language_loads_its_pass_data() {
+        for &lang in Lang::all() {
+            if lang.has_grammar() {
+                lang.facts(b"").unwrap();
+            }
+        }
+    }
+}

@@ -1,0 +1,422 @@
+//! The transformation passes and the joint fixed point (issue 9), end to end with real
+//! oracles (gcc, node, javac).
+
+use crate::util::{is_interesting, Dir};
+
+fn stats(d: &Dir) -> serde_json::Value {
+    serde_json::from_slice(&d.read("stats.json")).unwrap()
+}
+
+/// Identifiers of `text` (runs of letters, digits and `_` starting with a letter or `_`).
+fn words(text: &str) -> Vec<&str> {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| {
+            w.chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        })
+        .collect()
+}
+
+/// A C program that must still print 42 when compiled with gcc and run.
+const PRINTS_42: &str = r#"gcc -w -o "$1.bin" "$1" 2>/dev/null || exit 1
+out=$("$1.bin"); rm -f "$1.bin"
+[ "$out" = 42 ]"#;
+
+#[test]
+fn c_long_names_shrink_to_one_letter() {
+    let d = Dir::new();
+    d.write(
+        "names.c",
+        "int printf(const char *, ...);\n\
+         typedef int counter_type;\n\
+         static counter_type global_accumulator = 40;\n\
+         static counter_type accumulate_values(counter_type first_value, counter_type second_value) {\n\
+         \x20   return first_value + second_value;\n\
+         }\n\
+         int main(void) {\n\
+         \x20   printf(\"%d\\n\", accumulate_values(global_accumulator, 2));\n\
+         \x20   return 0;\n\
+         }\n",
+    );
+    let oracle = d.script("oracle.sh", PRINTS_42);
+    d.run(&[
+        "--test",
+        "oracle.sh",
+        "--passes",
+        "rename",
+        "--stats",
+        "stats.json",
+        "-q",
+        "names.c",
+    ])
+    .expect_code(0);
+    let out = d.read_string("names.reduced.c");
+    assert!(is_interesting(&oracle, "names.c", out.as_bytes()), "{out}");
+    for w in words(&out) {
+        assert!(
+            w.len() == 1
+                || [
+                    "int", "printf", "const", "char", "main", "void", "return", "static", "typedef"
+                ]
+                .contains(&w),
+            "{w:?} was not shortened in\n{out}"
+        );
+    }
+    let s = stats(&d);
+    let rename: Vec<&serde_json::Value> = s["rounds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["pass"] == "rename")
+        .collect();
+    assert!(rename[0]["accepted"].as_u64().unwrap() >= 1);
+    assert!(rename[0]["chars_removed"].as_i64().unwrap() > 40, "{s}");
+    assert_eq!(s["passes"], serde_json::json!(["rename"]));
+}
+
+#[test]
+fn c_renaming_never_clashes_with_names_in_the_file() {
+    let d = Dir::new();
+    // `a` and `b` are taken; `do` and `if` are keywords: none may be a new name.
+    let mut src = String::from("int printf(const char *, ...);\nint a = 20, b = 22;\n");
+    for i in 0..40 {
+        src.push_str(&format!("int variable_{i} = {i};\n"));
+    }
+    src.push_str(
+        "int main(void) { printf(\"%d\\n\", a + b + variable_0 * variable_39); return 0; }\n",
+    );
+    d.write("clash.c", &src);
+    let oracle = d.script("oracle.sh", PRINTS_42);
+    d.run(&["--test", "oracle.sh", "--passes", "rename", "-q", "clash.c"])
+        .expect_code(0);
+    let out = d.read_string("clash.reduced.c");
+    assert!(is_interesting(&oracle, "clash.c", out.as_bytes()), "{out}");
+    assert!(!out.contains("variable_"), "{out}");
+}
+
+#[test]
+fn c_unused_parameter_and_its_arguments_vanish_together() {
+    let d = Dir::new();
+    d.write(
+        "params.c",
+        "int printf(const char *, ...);\n\
+         void show(int wanted, int ignored, int also_ignored) { printf(\"%d\", wanted); }\n\
+         int main(void) { show(4, 7, 8); show(2, 9, 10); return 0; }\n",
+    );
+    let oracle = d.script("oracle.sh", PRINTS_42);
+    d.run(&[
+        "--test",
+        "oracle.sh",
+        "--passes",
+        "params",
+        "--stats",
+        "stats.json",
+        "-q",
+        "params.c",
+    ])
+    .expect_code(0);
+    let out = d.read_string("params.reduced.c");
+    assert!(is_interesting(&oracle, "params.c", out.as_bytes()), "{out}");
+    assert!(!out.contains("ignored"), "{out}");
+    // The arguments of the removed parameters went with them.
+    for arg in ["7", "8", "9", "10"] {
+        assert!(!out.contains(arg), "{arg} left in\n{out}");
+    }
+    let params = stats(&d)["rounds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["pass"] == "params")
+        .map(|r| r["accepted"].as_u64().unwrap())
+        .sum::<u64>();
+    assert!(
+        params >= 2,
+        "both unused parameters removed with their arguments"
+    );
+}
+
+#[test]
+fn c_typedef_replaced_by_int_and_literals_shrunk() {
+    let d = Dir::new();
+    d.write(
+        "lit.c",
+        "int printf(const char *, ...);\n\
+         typedef long my_long_integer_type;\n\
+         my_long_integer_type g = 0x7FFFL;\n\
+         int main(void) { my_long_integer_type x = 42; printf(\"%d\\n\", (int)x); return g == 0x7FFFL ? 0 : 0; }\n",
+    );
+    let oracle = d.script("oracle.sh", PRINTS_42);
+    d.run(&[
+        "--test",
+        "oracle.sh",
+        "--passes",
+        "literals,replace-ids",
+        "-q",
+        "lit.c",
+    ])
+    .expect_code(0);
+    let out = d.read_string("lit.reduced.c");
+    assert!(is_interesting(&oracle, "lit.c", out.as_bytes()), "{out}");
+    assert!(!out.contains("0x7FFFL"), "literal shrunk: {out}");
+    assert!(
+        !out.contains("my_long_integer_type"),
+        "typedef made dead and removed: {out}"
+    );
+}
+
+#[test]
+fn javascript_string_literal_emptied() {
+    let d = Dir::new();
+    d.write(
+        "str.js",
+        "console.log(typeof \"a long explanation nobody needs to read\");\n",
+    );
+    let oracle = d.script("oracle.sh", r#"node "$1" 2>/dev/null | grep -qx string"#);
+    d.run(&[
+        "--test",
+        "oracle.sh",
+        "--passes",
+        "literals",
+        "-q",
+        "str.js",
+    ])
+    .expect_code(0);
+    let out = d.read_string("str.reduced.js");
+    assert!(is_interesting(&oracle, "str.js", out.as_bytes()), "{out}");
+    let squeezed: String = out.split_whitespace().collect();
+    assert_eq!(squeezed, "console.log(typeof\"\");");
+}
+
+#[test]
+fn token_search_removes_what_no_node_boundary_allows() {
+    let d = Dir::new();
+    // gcc accepts `main() {...}` (implicit int, -w): only token search can drop the `int`.
+    // tree-sitter-c parses `main(){}` with an error, so the syntax filter is off here.
+    d.write("tok.c", "int main() { return 0; }\n");
+    let oracle = d.script(
+        "oracle.sh",
+        r#"gcc -w -std=gnu89 -fsyntax-only "$1" 2>/dev/null && grep -q main "$1""#,
+    );
+    d.run(&[
+        "--test",
+        "oracle.sh",
+        "--passes",
+        "tokens",
+        "--no-syntax-filter",
+        "-q",
+        "tok.c",
+    ])
+    .expect_code(0);
+    let out = d.read_string("tok.reduced.c");
+    assert!(is_interesting(&oracle, "tok.c", out.as_bytes()), "{out}");
+    assert!(!out.contains("int"), "{out}");
+}
+
+/// Replacement strings left behind by pruning are ordinary nodes in the next round: no `;;`.
+#[test]
+fn no_semicolon_leftovers_and_treedd_is_a_fixed_point_of_itself() {
+    let d = Dir::new();
+    d.write(
+        "semi.c",
+        "int printf(const char *, ...);\n\
+         struct unused_one { int x; };\n\
+         int unused_two(void) { return 1; }\n\
+         int main(void) { int k = 39; k = k + 1; k++; printf(\"%d\\n\", k + 1); return 0; }\n",
+    );
+    let oracle = d.script("oracle.sh", PRINTS_42);
+    d.run(&["--test", "oracle.sh", "-q", "semi.c"])
+        .expect_code(0);
+    let first = d.read_string("semi.reduced.c");
+    assert!(
+        is_interesting(&oracle, "semi.c", first.as_bytes()),
+        "{first}"
+    );
+    assert!(
+        !first.contains(";;") && !first.trim_start().starts_with(';'),
+        "{first}"
+    );
+    d.write("again.c", &first);
+    d.run(&[
+        "--test",
+        "oracle.sh",
+        "--stats",
+        "stats.json",
+        "-q",
+        "again.c",
+    ])
+    .expect_code(0);
+    assert_eq!(d.read_string("again.reduced.c"), first);
+}
+
+/// Idempotence on a JavaScript fixture (node, `smallest`) and a Java type error (javac,
+/// default preset).
+#[test]
+fn fixed_point_of_itself_for_javascript_and_java() {
+    let d = Dir::new();
+    d.copy_fixture("javascript/typeerror");
+    let input = std::fs::read_dir(&d.path)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .find(|n| n.ends_with(".js"))
+        .unwrap();
+    d.run(&["--test", "oracle.sh", "--preset", "smallest", "-q", &input])
+        .expect_code(0);
+    let reduced = input.replace(".js", ".reduced.js");
+    let first = d.read(&reduced);
+    d.write("again.js", &first);
+    d.run(&[
+        "--test",
+        "oracle.sh",
+        "--preset",
+        "smallest",
+        "-q",
+        "again.js",
+    ])
+    .expect_code(0);
+    assert_eq!(d.read("again.reduced.js"), first);
+
+    // Java: javac must still report the same type error.
+    let j = Dir::new();
+    j.write(
+        "Main.java",
+        "public class Main {\n\
+         \x20 static int unusedHelper(int value, int other) { return value * other; }\n\
+         \x20 public static void main(String[] arguments) {\n\
+         \x20   int counterValue = \"not a number\";\n\
+         \x20   System.out.println(counterValue + unusedHelper(1, 2));\n\
+         \x20 }\n\
+         }\n",
+    );
+    j.script(
+        "oracle.sh",
+        r#"dir=$(mktemp -d) || exit 1
+cp "$1" "$dir/Main.java" && cd "$dir" &&
+  javac Main.java 2>&1 | grep -q "String cannot be converted to int"
+r=$?; rm -rf "$dir"; exit $r"#,
+    );
+    j.run(&["--test", "oracle.sh", "-q", "Main.java"])
+        .expect_code(0);
+    let first = j.read_string("Main.reduced.java");
+    assert!(
+        !first.contains("unusedHelper") && !first.contains("counterValue"),
+        "{first}"
+    );
+    j.write("Again.java", &first);
+    j.run(&["--test", "oracle.sh", "-q", "Again.java"])
+        .expect_code(0);
+    assert_eq!(j.read_string("Again.reduced.java"), first);
+}
+
+#[test]
+fn passes_do_not_depend_on_jobs() {
+    let d = Dir::new();
+    d.write(
+        "jobs.c",
+        "int printf(const char *, ...);\n\
+         typedef int number_type;\n\
+         number_type add_numbers(number_type left, number_type right, number_type unused) { return left + right; }\n\
+         int main(void) { printf(\"%d\\n\", add_numbers(40, 2, 0x1234)); return 0; }\n",
+    );
+    d.script("oracle.sh", PRINTS_42);
+    let mut outputs = Vec::new();
+    for jobs in ["1", "3"] {
+        d.run(&[
+            "--test",
+            "oracle.sh",
+            "--preset",
+            "smallest",
+            "--jobs",
+            jobs,
+            "--output",
+            &format!("out{jobs}.c"),
+            "-q",
+            "jobs.c",
+        ])
+        .expect_code(0);
+        outputs.push(d.read_string(&format!("out{jobs}.c")));
+    }
+    assert_eq!(outputs[0], outputs[1]);
+}
+
+#[test]
+fn passes_flags() {
+    let d = Dir::new();
+    d.write("x.c", "int main(void) { return 0; }\n");
+    d.script("oracle.sh", "grep -q main \"$1\"");
+    d.run(&["--test", "oracle.sh", "--passes", "rename,bogus", "x.c"])
+        .expect_code(2)
+        .expect_stderr("unknown pass `bogus`");
+    d.run(&[
+        "--test",
+        "oracle.sh",
+        "--passes",
+        "rename",
+        "--no-passes",
+        "x.c",
+    ])
+    .expect_code(2);
+    d.run(&[
+        "--test",
+        "oracle.sh",
+        "--language",
+        "text",
+        "--passes",
+        "rename",
+        "x.c",
+    ])
+    .expect_code(7)
+    .expect_stderr("--passes");
+    d.run(&[
+        "--test",
+        "oracle.sh",
+        "--no-passes",
+        "--stats",
+        "stats.json",
+        "-q",
+        "x.c",
+    ])
+    .expect_code(0);
+    let s = stats(&d);
+    assert_eq!(s["passes"], serde_json::json!([]));
+    assert!(s["rounds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|r| r["pass"] == "tree"));
+}
+
+/// Every preset's output is a fixed point of the same preset (helloworld.c, gcc).
+#[test]
+fn every_preset_is_a_fixed_point_of_itself_on_helloworld() {
+    for preset in ["smallest", "balanced", "fastest"] {
+        let d = Dir::new();
+        d.copy_fixture("c/helloworld");
+        d.run(&[
+            "--test",
+            "oracle.sh",
+            "--preset",
+            preset,
+            "-q",
+            "helloworld.c",
+        ])
+        .expect_code(0);
+        let first = d.read_string("helloworld.reduced.c");
+        d.write("again.c", &first);
+        d.run(&[
+            "--test",
+            "oracle.sh",
+            "--preset",
+            preset,
+            "--stats",
+            "stats.json",
+            "-q",
+            "again.c",
+        ])
+        .expect_code(0);
+        assert_eq!(d.read_string("again.reduced.c"), first, "{preset}");
+        let s = stats(&d);
+        assert!(s["mean_busy_workers"].as_f64().is_some(), "{s}");
+        assert!(s["discarded"].as_u64().is_some(), "{s}");
+    }
+}

@@ -1,0 +1,486 @@
+//! Unattended runs (issue 12): the default timeout, no orphans after SIGKILL, stale scratch
+//! directories, `--resume`, flaky oracles (`--check-original`, `--confirm`), the checks made
+//! before the first oracle run, and an oracle flooding stdout and stderr.
+
+use std::fs;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::util::{is_interesting, numbers, Dir};
+
+/// True once `pid` is gone (or a zombie whose parent is gone too), waiting up to 5 s.
+pub fn is_gone(pid: u32) -> bool {
+    let start = Instant::now();
+    loop {
+        let alive = fs::read_to_string(format!("/proc/{pid}/stat"))
+            .is_ok_and(|stat| !stat.contains(") Z "));
+        if !alive {
+            return true;
+        }
+        if start.elapsed() > Duration::from_secs(5) {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Wait until `cond` holds, failing after `secs` seconds.
+#[track_caller]
+pub fn wait_for(secs: u64, what: &str, mut cond: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !cond() {
+        assert!(
+            start.elapsed() < Duration::from_secs(secs),
+            "timed out waiting for {what}"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+pub fn kill(child: &Child, signal: &str) {
+    let sent = Command::new("kill")
+        .args([&format!("-{signal}"), &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+}
+
+fn pids(d: &Dir) -> Vec<u32> {
+    fs::read_to_string(d.join("pids"))
+        .unwrap_or_default()
+        .split_whitespace()
+        .filter_map(|p| p.parse().ok())
+        .collect()
+}
+
+fn stats(d: &Dir) -> serde_json::Value {
+    serde_json::from_slice(&d.read("s.json")).unwrap()
+}
+
+#[test]
+fn default_timeout_cuts_a_hanging_candidate() {
+    let d = Dir::new();
+    d.write("input.txt", "loop\nkeep\n");
+    let pids = d.join("pids");
+    // The candidate "loop" alone hangs (with a child); "keep" is what matters.
+    d.script(
+        "oracle.sh",
+        &format!(
+            r#"if grep -qx loop "$1" && ! grep -qx keep "$1"; then sleep 1000 & echo $! >> {}; wait; fi
+grep -qx keep "$1""#,
+            pids.display()
+        ),
+    );
+    let start = Instant::now();
+    let run = d.run(&[
+        "--test",
+        "oracle.sh",
+        "--unit",
+        "line",
+        "--jobs",
+        "1",
+        "--stats",
+        "s.json",
+        "input.txt",
+    ]);
+    run.expect_code(0)
+        .expect_stderr("timeout per oracle run: 5.0 s (10 x the original's");
+    assert!(start.elapsed() < Duration::from_secs(60));
+    assert_eq!(d.read_string("input.reduced.txt"), "keep\n");
+    let s = stats(&d);
+    assert_eq!(s["timeouts"], 1, "{s}");
+    assert_eq!(s["timeout_seconds"], 5.0, "{s}");
+    assert_eq!(s["timeout_default"], true, "{s}");
+    for pid in self::pids(&d) {
+        assert!(is_gone(pid), "child {pid} of the hanging run survived");
+    }
+    assert!(d.tmp_entries().is_empty(), "{:?}", d.tmp_entries());
+}
+
+#[test]
+fn timeout_none_and_seconds_are_recorded() {
+    let d = Dir::new();
+    d.write("input.txt", numbers(0..4));
+    d.script("oracle.sh", r#"grep -qx 2 "$1""#);
+    for (flag, want) in [("none", serde_json::Value::Null), ("7.5", 7.5.into())] {
+        let run = d.run(&[
+            "--test",
+            "oracle.sh",
+            "--timeout",
+            flag,
+            "--stats",
+            "s.json",
+            "input.txt",
+        ]);
+        run.expect_code(0);
+        assert!(!run.stderr.contains("10 x the original"), "{}", run.stderr);
+        let s = stats(&d);
+        assert_eq!(
+            (&s["timeout_seconds"], &s["timeout_default"]),
+            (&want, &false.into())
+        );
+    }
+    d.run(&["--test", "oracle.sh", "--timeout", "never", "input.txt"])
+        .expect_code(2)
+        .expect_stderr("(or none)");
+}
+
+/// A reduction whose oracle forks (a child in its group, one that left it with setsid) and
+/// records every pid, then blocks on the second candidate.
+fn start_forking_reduction(d: &Dir) -> Child {
+    d.write("input.txt", numbers(0..8));
+    let pids = d.join("pids");
+    d.script(
+        "oracle.sh",
+        &format!(
+            r#"echo $$ >> {p}
+test "$(wc -l < "$1")" -eq 8 && exit 0
+sleep 1000 & echo $! >> {p}
+setsid sleep 1000 & echo $! >> {p}
+wait"#,
+            p = pids.display()
+        ),
+    );
+    d.cmd()
+        .args([
+            "--test",
+            "oracle.sh",
+            "--unit",
+            "line",
+            "--jobs",
+            "2",
+            "input.txt",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+#[test]
+fn sigkill_leaves_no_oracle_process_and_no_directory() {
+    let d = Dir::new();
+    let mut child = start_forking_reduction(&d);
+    // Two candidates in parallel, each with three processes, plus the original's run.
+    wait_for(30, "the oracles to fork", || pids(&d).len() >= 7);
+    kill(&child, "KILL");
+    child.wait().unwrap();
+    for pid in pids(&d) {
+        assert!(
+            is_gone(pid),
+            "oracle process {pid} survived SIGKILL of treedd"
+        );
+    }
+    wait_for(5, "the scratch directory to go", || {
+        d.tmp_entries().is_empty()
+    });
+    assert_eq!(d.read_string("input.txt"), numbers(0..8));
+}
+
+#[test]
+fn next_run_removes_a_dead_runs_scratch_directory() {
+    let d = Dir::new();
+    // What a treedd killed together with its watchdog leaves: its lock is free.
+    let stale = d.join("tmp/treedd-run-1-dead");
+    fs::create_dir_all(stale.join("treedd-abc")).unwrap();
+    fs::write(stale.join(".lock"), "").unwrap();
+    fs::write(stale.join("treedd-abc/input.txt"), "x").unwrap();
+    d.write("input.txt", numbers(0..3));
+    d.script("oracle.sh", r#"grep -qx 1 "$1""#);
+    d.run(&["--test", "oracle.sh", "input.txt"]).expect_code(0);
+    assert!(d.tmp_entries().is_empty(), "{:?}", d.tmp_entries());
+}
+
+#[test]
+fn resume_after_sigkill_gives_the_uninterrupted_result() {
+    let oracle = r#"sleep 0.1; grep -qx 3 "$1" && grep -qx 21 "$1""#;
+    let args = [
+        "--test",
+        "oracle.sh",
+        "--unit",
+        "line",
+        "--jobs",
+        "1",
+        "input.txt",
+    ];
+    let whole = Dir::new();
+    whole.write("input.txt", numbers(0..30));
+    whole.script("oracle.sh", oracle);
+    whole.run(&args).expect_code(0);
+    let want = whole.read_string("input.reduced.txt");
+
+    let d = Dir::new();
+    d.write("input.txt", numbers(0..30));
+    let script = d.script("oracle.sh", oracle);
+    let mut child = d.cmd().args(args).stderr(Stdio::null()).spawn().unwrap();
+    let out = d.join("input.reduced.txt");
+    wait_for(60, "a first improvement", || {
+        fs::read(&out).is_ok_and(|b| b.len() < numbers(0..30).len())
+    });
+    kill(&child, "KILL");
+    child.wait().unwrap();
+    let partial = d.read("input.reduced.txt");
+    assert!(is_interesting(&script, "input.txt", &partial));
+    assert!(d.join("input.reduced.txt.treedd-state.json").exists());
+
+    let mut resumed = args.to_vec();
+    resumed.extend(["--resume", "--stats", "s.json"]);
+    d.run(&resumed)
+        .expect_code(0)
+        .expect_stderr("resuming from input.reduced.txt");
+    assert_eq!(d.read_string("input.reduced.txt"), want);
+    assert_eq!(stats(&d)["resumed"], true);
+    assert!(!d.join("input.reduced.txt.treedd-state.json").exists());
+    wait_for(5, "the scratch directories to go", || {
+        d.tmp_entries().is_empty()
+    });
+}
+
+#[test]
+fn resume_checks_options_and_output() {
+    let d = Dir::new();
+    d.write("input.txt", numbers(0..6));
+    d.script("oracle.sh", r#"sleep 0.2; grep -qx 4 "$1""#);
+    let state = d.join("input.reduced.txt.treedd-state.json");
+    // Nothing to resume: a normal run, which leaves no state behind.
+    d.run(&["--test", "oracle.sh", "--resume", "input.txt"])
+        .expect_code(0)
+        .expect_stderr("no unfinished reduction");
+    assert_eq!(d.read_string("input.reduced.txt"), "4");
+    assert!(!state.exists());
+    // A killed run leaves its state.
+    let mut child = d
+        .cmd()
+        .args(["--test", "oracle.sh", "--unit", "line", "input.txt"])
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_for(30, "the state file", || state.exists());
+    kill(&child, "KILL");
+    child.wait().unwrap();
+    d.run(&["--test", "oracle.sh", "--unit", "char", "--resume", "input.txt"])
+        .expect_code(7)
+        .expect_stderr(
+            "--resume: the unfinished reduction in input.reduced.txt differs: unit was \"line\", now \"char\"",
+        );
+    // An output that is no longer interesting: start from the input.
+    d.write("input.reduced.txt", "nothing\n");
+    d.run(&[
+        "--test",
+        "oracle.sh",
+        "--unit",
+        "line",
+        "--resume",
+        "input.txt",
+    ])
+    .expect_code(0)
+    .expect_stderr("no longer finds input.reduced.txt interesting");
+    assert_eq!(d.read_string("input.reduced.txt"), "4\n");
+    assert!(!state.exists());
+}
+
+#[test]
+fn check_original_catches_a_flaky_oracle() {
+    let d = Dir::new();
+    d.write("input.txt", numbers(0..4));
+    let count = d.join("count");
+    // Interesting twice, then not, then again...
+    d.script(
+        "flaky.sh",
+        &format!(
+            r#"n=$(cat {c} 2>/dev/null || echo 0); echo $((n+1)) > {c}; test $((n % 3)) -ne 2"#,
+            c = count.display()
+        ),
+    );
+    d.run(&["--test", "flaky.sh", "--check-original", "5", "input.txt"])
+        .expect_code(8)
+        .expect_stderr("--check-original 5: the oracle answered differently on the original input: interesting in run 1, not interesting (exit code 1) in run 3; the oracle is flaky");
+    assert!(!d.join("input.reduced.txt").exists());
+    // A steady oracle passes, and the runs are counted.
+    d.script("ok.sh", r#"grep -qx 2 "$1""#);
+    d.run(&[
+        "--test",
+        "ok.sh",
+        "--check-original",
+        "5",
+        "--no-cache",
+        "--stats",
+        "s.json",
+        "--unit",
+        "line",
+        "input.txt",
+    ])
+    .expect_code(0);
+    let s = stats(&d);
+    assert_eq!(s["check_original"], 5);
+    assert!(s["oracle_runs"].as_u64().unwrap() >= 5 + 2, "{s}");
+}
+
+#[test]
+fn confirm_rejects_improvements_a_flaky_oracle_does_not_repeat() {
+    let d = Dir::new();
+    d.write("input.txt", numbers(0..8));
+    let count = d.join("count");
+    // Needs line 7; a candidate without line 5 is "interesting" only on every other call.
+    d.script(
+        "oracle.sh",
+        &format!(
+            r#"n=$(cat {c} 2>/dev/null || echo 0); echo $((n+1)) > {c}
+grep -qx 7 "$1" || exit 1
+grep -qx 5 "$1" || test $((n % 2)) -eq 0"#,
+            c = count.display()
+        ),
+    );
+    d.run(&[
+        "--test",
+        "oracle.sh",
+        "--unit",
+        "line",
+        "--jobs",
+        "1",
+        "--confirm",
+        "2",
+        "--stats",
+        "s.json",
+        "input.txt",
+    ])
+    .expect_code(0);
+    assert_eq!(d.read_string("input.reduced.txt"), "5\n7\n");
+    let s = stats(&d);
+    assert_eq!(s["confirm"], 2);
+    assert!(s["confirm_rejected"].as_u64().unwrap() > 0, "{s}");
+}
+
+#[test]
+fn everything_is_checked_before_the_first_oracle_run() {
+    let d = Dir::new();
+    d.write("input.txt", numbers(0..3));
+    let ran = d.join("ran");
+    d.script("oracle.sh", &format!("touch {}; exit 0", ran.display()));
+    // A FIFO would block a reader forever.
+    let fifo = d.join("fifo.txt");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let mut child = d
+        .cmd()
+        .args(["--test", "oracle.sh", "fifo.txt"])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for(10, "treedd to refuse the FIFO", || {
+        child.try_wait().unwrap().is_some()
+    });
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("cannot read input fifo.txt: it is a FIFO; treedd needs a regular file"));
+    d.run(&[
+        "--test",
+        "oracle.sh",
+        "--stats",
+        "no/dir/s.json",
+        "input.txt",
+    ])
+    .expect_code(9)
+    .expect_stderr("cannot write stats no/dir/s.json");
+    fs::create_dir(d.join("out")).unwrap();
+    d.run(&["--test", "oracle.sh", "--output", "out", "input.txt"])
+        .expect_code(9)
+        .expect_stderr("cannot write output out: it is a directory");
+    d.run(&[
+        "--test",
+        "oracle.sh",
+        "--output",
+        "no/dir/o.txt",
+        "input.txt",
+    ])
+    .expect_code(9);
+    d.write("plain.sh", "#!/bin/sh\nexit 0\n");
+    d.run(&["--test", "plain.sh", "input.txt"]).expect_code(4);
+    assert!(!ran.exists(), "the oracle ran before a check failed");
+    assert!(d.tmp_entries().is_empty(), "{:?}", d.tmp_entries());
+}
+
+#[test]
+fn an_oracle_writing_100_mb_to_stdout_and_stderr_neither_blocks_nor_bloats() {
+    let d = Dir::new();
+    d.write("input.txt", numbers(0..3));
+    d.script(
+        "oracle.sh",
+        r#"head -c 100000000 /dev/zero; head -c 100000000 /dev/zero >&2; grep -qx 1 "$1""#,
+    );
+    d.run(&[
+        "--test",
+        "oracle.sh",
+        "--unit",
+        "line",
+        "--verify",
+        "--stats",
+        "s.json",
+        "input.txt",
+    ])
+    .expect_code(0);
+    assert_eq!(d.read_string("input.reduced.txt"), "1\n");
+    let s = stats(&d);
+    let rss = s["peak_rss_bytes"].as_u64().unwrap();
+    assert!(rss < 64 << 20, "treedd grew to {rss} bytes");
+}
+
+#[test]
+fn kill_campaign_ci_sized() {
+    // `cargo xtask kill-campaign` runs 100 of these with random signals and moments.
+    let check = r#"grep -qx 3 "$1" && grep -qx 29 "$1""#;
+    let kills = [
+        ("INT", 300),
+        ("TERM", 700),
+        ("KILL", 250),
+        ("KILL", 900),
+        ("INT", 1200),
+        ("TERM", 100),
+    ];
+    for (signal, ms) in kills {
+        let d = Dir::new();
+        let input = numbers(0..40);
+        d.write("input.txt", &input);
+        let pids = d.join("pids");
+        d.script(
+            "oracle.sh",
+            &format!(
+                "echo $$ >> {p}\nsleep 1000 & echo $! >> {p}\nsetsid sleep 1000 & echo $! >> {p}\nsleep 0.02\n{check}",
+                p = pids.display()
+            ),
+        );
+        let checker = d.script("check.sh", check);
+        let args = [
+            "--test",
+            "oracle.sh",
+            "--unit",
+            "line",
+            "--jobs",
+            "2",
+            "input.txt",
+        ];
+        let mut child = d.cmd().args(args).stderr(Stdio::null()).spawn().unwrap();
+        std::thread::sleep(Duration::from_millis(ms));
+        kill(&child, signal);
+        wait_for(10, "treedd to stop", || child.try_wait().unwrap().is_some());
+        let what = format!("{signal} after {ms} ms");
+        assert_eq!(d.read_string("input.txt"), input, "{what}");
+        if let Ok(out) = fs::read(d.join("input.reduced.txt")) {
+            assert!(is_interesting(&checker, "input.txt", &out), "{what}");
+        }
+        for pid in self::pids(&d) {
+            assert!(is_gone(pid), "{what}: oracle process {pid} survived");
+        }
+        let mut resumed = args.to_vec();
+        resumed.push("--resume");
+        d.run(&resumed).expect_code(0);
+        assert_eq!(d.read_string("input.reduced.txt"), "3\n29\n", "{what}");
+        wait_for(5, "the scratch directories to go", || {
+            d.tmp_entries().is_empty()
+        });
+    }
+}
