@@ -29,6 +29,7 @@ use serde::{Deserialize, Serialize};
 const USAGE: &str = "\
 usage: cargo xtask bench [OPTIONS]
        cargo xtask bench micro [--treedd PATH] [--publish]
+       cargo xtask bench micro-grammar [--treedd PATH]   (only the --grammar figures)
 
 Options:
   --suite NAME|PATH     fixtures (default), jrts, perses (from ../shared/suites) or a folder
@@ -46,6 +47,19 @@ Options:
 
 /// Entry point of `cargo xtask bench ARGS`.
 pub fn main(args: &[String]) -> Result<()> {
+    // `bench micro-grammar [--treedd PATH]`: only the run-time grammar figures of `micro`.
+    if args.first().map(String::as_str) == Some("micro-grammar") {
+        let root = crate::codegen::workspace_root();
+        let treedd = match args.get(1).map(String::as_str) {
+            Some("--treedd") => PathBuf::from(args.get(2).context("--treedd needs a path")?),
+            _ => root.join("target/release/treedd"),
+        };
+        println!(
+            "Run-time grammar (`--grammar`): {}",
+            run_time_grammar(&treedd, &root)?
+        );
+        return Ok(());
+    }
     match parse_args(args)? {
         Invocation::Help => {
             println!("{USAGE}");
@@ -369,12 +383,7 @@ impl Case {
 }
 
 fn language_of(path: &Path) -> &'static str {
-    match path.extension().and_then(|e| e.to_str()) {
-        Some("c" | "h") => "c",
-        Some("js" | "mjs" | "cjs") => "javascript",
-        Some("java") => "java",
-        _ => "text",
-    }
+    treedd_tree::Lang::from_path(path).map_or("text", treedd_tree::Lang::name)
 }
 
 const ORACLE_NAMES: [&str; 2] = ["oracle.sh", "test.sh"];
@@ -1932,6 +1941,70 @@ fn tree_building(treedd: &Path, xtask: &Path, suite: &Path) -> Result<String> {
     Ok(out)
 }
 
+/// `--grammar` with tree-sitter-c's sources (so the figures compare with the built-in C):
+/// the first load compiles into a fresh cache; then, in this process, a cached load (hash
+/// the sources, dlopen, derive the tables) and a tree build of fixtures/c/helloworld; and
+/// the release binary's `--print-tree-stats` (process start, cached load, derivation, build).
+fn run_time_grammar(treedd: &Path, root: &Path) -> Result<String> {
+    let dir = crate::codegen::grammar_crate_dir("tree-sitter-c")?;
+    let cache = Scratch::new("micro-grammar")?;
+    let input = root.join("fixtures/c/helloworld/helloworld.c");
+    let src = fs::read(&input)?;
+    let start = Instant::now();
+    let first = treedd_tree::load_grammar(&dir, cache.path()).map_err(|e| anyhow!("{e}"))?;
+    let compile = start.elapsed();
+    let mut loads = Vec::new();
+    let mut builds = Vec::new();
+    for _ in 0..5 {
+        let start = Instant::now();
+        let loaded = treedd_tree::load_grammar(&dir, cache.path()).map_err(|e| anyhow!("{e}"))?;
+        loads.push(start.elapsed());
+        let start = Instant::now();
+        let tree = treedd_tree::RTree::build(loaded.lang, &src).map_err(|e| anyhow!("{e}"))?;
+        builds.push(start.elapsed());
+        drop(tree);
+    }
+    let mut cli = Vec::new();
+    for _ in 0..5 {
+        let start = Instant::now();
+        let status = Command::new(treedd)
+            .env("TREEDD_CACHE_DIR", cache.path())
+            .arg("--grammar")
+            .arg(&dir)
+            .arg("--print-tree-stats")
+            .arg(&input)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()?;
+        cli.push(start.elapsed());
+        if !status.success() {
+            bail!("treedd --grammar {} failed: {status}", dir.display());
+        }
+    }
+    let ms = |v: &[Duration]| {
+        let mut v: Vec<f64> = v.iter().map(|d| d.as_secs_f64() * 1000.0).collect();
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    Ok(format!(
+        "tree-sitter-c's sources. First load (compile with the system C compiler{}): **{:.2} s**. \
+         Cached load in process (hash the sources, dlopen, derive the tables; xtask dev profile, \
+         median of 5): **{:.1} ms**; tree build of helloworld.c: {:.2} ms. \
+         `treedd --grammar DIR --print-tree-stats helloworld.c` (process start, cached load, \
+         derivation, build; {}), median of 5: **{:.1} ms**.",
+        if first.compiled {
+            ""
+        } else {
+            ", cache already warm"
+        },
+        compile.as_secs_f64(),
+        ms(&loads),
+        ms(&builds),
+        treedd.display(),
+        ms(&cli),
+    ))
+}
+
 /// A line-oriented text input of `n` numbered lines.
 fn micro_text_input(n: usize) -> String {
     (0..n)
@@ -2095,6 +2168,9 @@ fn micro(treedd: Option<PathBuf>, publish: bool) -> Result<()> {
         None => "(no ../shared/suites/perses here; skipped)".to_string(),
     };
 
+    // 4. A grammar loaded at run time (`--grammar`): compile once, then load from the cache.
+    let grammar_line = run_time_grammar(&treedd, &root)?;
+
     let mut md = String::new();
     let _ = writeln!(
         md,
@@ -2137,6 +2213,7 @@ fn micro(treedd: Option<PathBuf>, publish: bool) -> Result<()> {
         md,
         "\nTree building on the largest Perses input: {tree_line}"
     );
+    let _ = writeln!(md, "\nRun-time grammar (`--grammar`): {grammar_line}");
     let out = root.join("target").join("bench");
     fs::create_dir_all(&out)?;
     fs::write(out.join("micro.md"), &md)?;

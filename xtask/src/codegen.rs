@@ -86,6 +86,15 @@ fn ensure_file_contents(path: &Path, contents: &str, check: bool) -> anyhow::Res
     Ok(true)
 }
 
+/// The source directory of one of the grammar crates (for `bench micro`).
+pub fn grammar_crate_dir(name: &str) -> anyhow::Result<PathBuf> {
+    grammar_crate_dirs(&workspace_root())?
+        .into_iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, dir)| dir)
+        .with_context(|| format!("{name} is not a dependency of the workspace"))
+}
+
 /// (package name, source directory) of the tree-sitter grammar crates.
 fn grammar_crate_dirs(root: &Path) -> anyhow::Result<Vec<(String, PathBuf)>> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
