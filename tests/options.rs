@@ -8,9 +8,7 @@ use crate::util::{is_interesting, numbers, Dir};
 
 /// Reduce Example A (lines 1..=8) by lines with `extra` flags: the output and the stats.
 fn example_a(extra: &[&str]) -> (String, serde_json::Value) {
-    let d = Dir::new();
-    d.write("input.txt", numbers(1..9));
-    d.script("oracle.sh", EXAMPLE_A);
+    let d = Dir::text_case(numbers(1..9), EXAMPLE_A);
     let mut args = vec![
         "--test",
         "oracle.sh",
@@ -23,7 +21,7 @@ fn example_a(extra: &[&str]) -> (String, serde_json::Value) {
     args.extend_from_slice(extra);
     args.push("input.txt");
     d.run(&args).expect_code(0);
-    let stats = serde_json::from_slice(&d.read("s.json")).unwrap();
+    let stats = d.stats("s.json");
     (d.read_string("input.reduced.txt"), stats)
 }
 
@@ -85,13 +83,9 @@ fn greeddy_keeps_the_answer_and_tests_whole_windows() {
 fn complement_order_decides_between_answers() {
     // Complements only, halves first: forward removes the first half (keeping 17),
     // backward the second half (keeping 7).
-    let d = Dir::new();
-    d.write("input.txt", numbers(0..20));
-    d.script("oracle.sh", r#"grep -q 7 "$1""#);
+    let d = Dir::text_case(numbers(0..20), r#"grep -q 7 "$1""#);
     for (order, expect) in [("forward", "17\n"), ("backward", "7\n")] {
-        d.run(&[
-            "--test",
-            "oracle.sh",
+        d.reduce(&[
             "--unit",
             "line",
             "--no-subsets",
@@ -100,11 +94,10 @@ fn complement_order_decides_between_answers() {
             "-q",
             "--stats",
             "s.json",
-            "input.txt",
         ])
         .expect_code(0);
         assert_eq!(d.read_string("input.reduced.txt"), expect, "{order}");
-        let s: serde_json::Value = serde_json::from_slice(&d.read("s.json")).unwrap();
+        let s: serde_json::Value = d.stats("s.json");
         assert_eq!(s["complement_order"], order);
     }
 }
@@ -120,16 +113,8 @@ fn no_complements_only_reduces_to_subsets() {
 
 #[test]
 fn no_subsets_and_no_complements_conflict() {
-    let d = Dir::new();
-    d.write("input.txt", numbers(1..9));
-    d.script("oracle.sh", EXAMPLE_A);
-    let run = d.run(&[
-        "--test",
-        "oracle.sh",
-        "--no-subsets",
-        "--no-complements",
-        "input.txt",
-    ]);
+    let d = Dir::text_case(numbers(1..9), EXAMPLE_A);
+    let run = d.reduce(&["--no-subsets", "--no-complements"]);
     run.expect_code(7).expect_stderr(
         "treedd: error: --no-subsets and --no-complements together leave ddmin nothing to test",
     );
@@ -139,11 +124,9 @@ fn no_subsets_and_no_complements_conflict() {
 
 #[test]
 fn bad_split_factors_are_usage_errors() {
-    let d = Dir::new();
-    d.write("input.txt", numbers(1..9));
-    d.script("oracle.sh", EXAMPLE_A);
+    let d = Dir::text_case(numbers(1..9), EXAMPLE_A);
     for bad in ["1", "0", "many"] {
-        d.run(&["--test", "oracle.sh", "--split-factor", bad, "input.txt"])
+        d.reduce(&["--split-factor", bad])
             .expect_code(2)
             .expect_stderr("use an integer >= 2 or max");
     }
@@ -170,7 +153,7 @@ fn ddmin_fixpoint_repeats_ddmin() {
         args.push("input.txt");
         d.run(&args).expect_code(0);
         assert_eq!(d.read_string("input.reduced.txt"), expect, "{extra:?}");
-        let s: serde_json::Value = serde_json::from_slice(&d.read("s.json")).unwrap();
+        let s: serde_json::Value = d.stats("s.json");
         assert_eq!(s["ddmin_fixpoint"], star, "{extra:?}");
         // The tree algorithms' options do not apply to text.
         assert!(
@@ -182,15 +165,11 @@ fn ddmin_fixpoint_repeats_ddmin() {
 
 #[test]
 fn tree_options_apply_only_to_tree_algorithms() {
-    let d = Dir::new();
-    d.write("input.txt", numbers(1..9));
-    d.script("oracle.sh", EXAMPLE_A);
+    let d = Dir::text_case(numbers(1..9), EXAMPLE_A);
     for flag in ["--no-fixpoint", "--final-text-pass"] {
-        d.run(&["--test", "oracle.sh", flag, "input.txt"])
-            .expect_code(7)
-            .expect_stderr(&format!(
-                "{flag} applies to the tree algorithms, but text is reduced by ddmin"
-            ));
+        d.reduce(&[flag]).expect_code(7).expect_stderr(&format!(
+            "{flag} applies to the tree algorithms, but text is reduced by ddmin"
+        ));
     }
 }
 
@@ -202,7 +181,7 @@ fn helloworld(d: &Dir, extra: &[&str]) -> (Vec<u8>, serde_json::Value) {
     d.run(&args).expect_code(0);
     let out = d.read("helloworld.reduced.c");
     assert!(is_interesting(&d.join("oracle.sh"), "helloworld.c", &out));
-    (out, serde_json::from_slice(&d.read("s.json")).unwrap())
+    (out, d.stats("s.json"))
 }
 
 #[test]
@@ -245,13 +224,7 @@ fn final_text_pass_removes_only_what_the_tree_cannot() {
 fn ddmin_options_reach_the_tree_algorithms() {
     // Any three `h(` will do. Subsets first, the tree's ddmin keeps `h` and `a` (the first
     // half); complements only, its first test removes that half.
-    let d = Dir::new();
-    d.write(
-        "m.c",
-        "int h(int x) { return x; }\nint a(void) { return h(1) + h(2); }\n\
-         int b(void) { int y = h(3); return y * h(4); }\nint c(void) { return h(5) - 1; }\n",
-    );
-    d.script("oracle.sh", r#"test "$(grep -o 'h(' "$1" | wc -l)" -ge 3"#);
+    let d = Dir::three_calls_case();
     let mut results = Vec::new();
     for extra in [&[][..], &["--no-subsets"]] {
         let mut args = vec!["--test", "oracle.sh", "-q", "--stats", "s.json"];
@@ -260,7 +233,7 @@ fn ddmin_options_reach_the_tree_algorithms() {
         d.run(&args).expect_code(0);
         let out = d.read_string("m.reduced.c");
         assert!(out.matches("h(").count() >= 3, "{out}");
-        let s: serde_json::Value = serde_json::from_slice(&d.read("s.json")).unwrap();
+        let s: serde_json::Value = d.stats("s.json");
         assert_eq!(s["subsets"], extra.is_empty());
         results.push(out);
     }

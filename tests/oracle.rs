@@ -110,9 +110,7 @@ fn stderr_head_is_kept_for_diagnostics() {
 
 #[test]
 fn binary_leaves_no_temporary_directory() {
-    let d = Dir::new();
-    d.write("input.txt", numbers(0..20));
-    d.script("oracle.sh", r#"grep -qx 7 input.txt && grep -qx 7 "$1""#);
+    let d = Dir::text_case(numbers(0..20), r#"grep -qx 7 input.txt && grep -qx 7 "$1""#);
     d.run(&[
         "--test",
         "./oracle.sh",
@@ -141,20 +139,10 @@ fn binary_timeout_counts_as_not_interesting() {
             pids.display()
         ),
     );
-    let run = d.run(&[
-        "--test",
-        "oracle.sh",
-        "--timeout",
-        "0.2",
-        "--unit",
-        "line",
-        "--stats",
-        "s.json",
-        "input.txt",
-    ]);
+    let run = d.reduce(&["--timeout", "0.2", "--unit", "line", "--stats", "s.json"]);
     run.expect_code(0);
     assert_eq!(d.read_string("input.reduced.txt"), numbers(0..4));
-    let stats: serde_json::Value = serde_json::from_slice(&d.read("s.json")).unwrap();
+    let stats: serde_json::Value = d.stats("s.json");
     assert!(stats["timeouts"].as_u64().unwrap() > 0, "{stats}");
     for pid in fs::read_to_string(&pids).unwrap().split_whitespace() {
         assert!(is_gone(pid.parse().unwrap()), "oracle child {pid} survived");

@@ -18,9 +18,7 @@ fn evens() -> String {
 #[test]
 fn example_a_reduces_to_its_unique_answer() {
     for jobs in ["1", "3"] {
-        let d = Dir::new();
-        d.write("input.txt", numbers(1..9));
-        d.script("oracle.sh", EXAMPLE_A);
+        let d = Dir::text_case(numbers(1..9), EXAMPLE_A);
         d.run(&[
             "--test",
             "./oracle.sh",
@@ -38,20 +36,9 @@ fn example_a_reduces_to_its_unique_answer() {
 
 #[test]
 fn example_d_reduces_to_its_unique_answer() {
-    let d = Dir::new();
-    d.write("input.txt", numbers(0..100));
-    d.script("oracle.sh", EXAMPLE_D);
-    d.run(&[
-        "--test",
-        "oracle.sh",
-        "--unit",
-        "line",
-        "--jobs",
-        "2",
-        "-q",
-        "input.txt",
-    ])
-    .expect_code(0);
+    let d = Dir::text_case(numbers(0..100), EXAMPLE_D);
+    d.reduce(&["--unit", "line", "--jobs", "2", "-q"])
+        .expect_code(0);
     assert_eq!(d.read_string("input.reduced.txt"), evens());
 }
 
@@ -74,12 +61,9 @@ fn default_output_path_and_input_untouched() {
 
 #[test]
 fn explicit_output_path() {
-    let d = Dir::new();
-    d.write("input.txt", numbers(1..9));
-    d.script("oracle.sh", EXAMPLE_A);
+    let d = Dir::text_case(numbers(1..9), EXAMPLE_A);
     std::fs::create_dir(d.join("out")).unwrap();
-    d.run(&["--test", "oracle.sh", "-o", "out/min.txt", "input.txt"])
-        .expect_code(0);
+    d.reduce(&["-o", "out/min.txt"]).expect_code(0);
     // line+char (the default) also removes the last newline.
     assert_eq!(d.read_string("out/min.txt"), "5\n8");
     assert!(!d.join("input.reduced.txt").exists());
@@ -88,14 +72,11 @@ fn explicit_output_path() {
 #[test]
 fn jobs_do_not_change_the_result() {
     // Many 1-minimal answers: any two lines containing a 3 or a 7, reduced further by chars.
-    let d = Dir::new();
-    d.write("input.txt", numbers(0..60));
-    d.script("oracle.sh", r#"test "$(grep -c '[37]' "$1")" -ge 2"#);
+    let d = Dir::text_case(numbers(0..60), r#"test "$(grep -c '[37]' "$1")" -ge 2"#);
     let mut results = Vec::new();
     for jobs in ["1", "2"] {
         let out = format!("out{jobs}.txt");
-        d.run(&["--test", "oracle.sh", "-j", jobs, "-o", &out, "input.txt"])
-            .expect_code(0);
+        d.reduce(&["-j", jobs, "-o", &out]).expect_code(0);
         results.push(d.read(&out));
     }
     assert_eq!(results[0], results[1]);
@@ -108,20 +89,10 @@ fn jobs_do_not_change_the_result() {
 
 #[test]
 fn stats_have_the_documented_fields() {
-    let d = Dir::new();
-    d.write("input.txt", numbers(1..9));
-    d.script("oracle.sh", EXAMPLE_A);
-    let run = d.run(&[
-        "--test",
-        "oracle.sh",
-        "--unit",
-        "line",
-        "--stats",
-        "stats.json",
-        "input.txt",
-    ]);
+    let d = Dir::text_case(numbers(1..9), EXAMPLE_A);
+    let run = d.reduce(&["--unit", "line", "--stats", "stats.json"]);
     run.expect_code(0);
-    let s: serde_json::Value = serde_json::from_slice(&d.read("stats.json")).unwrap();
+    let s: serde_json::Value = d.stats("stats.json");
     assert_eq!(s["algorithm"], "ddmin");
     assert_eq!(s["hoist"], "none");
     assert_eq!(s["unit"], "line");
@@ -150,11 +121,40 @@ fn stats_have_the_documented_fields() {
 }
 
 #[test]
+fn stats_trace_records_every_improvement() {
+    let d = Dir::text_case(numbers(1..9), EXAMPLE_A);
+    d.reduce(&["--unit", "line", "--jobs", "1", "--stats", "s.json"])
+        .expect_code(0);
+    let s = d.stats("s.json");
+    let trace = s["trace"].as_array().expect("a trace");
+    assert!(!trace.is_empty(), "{s}");
+    let point = |p: &serde_json::Value| {
+        (
+            p["oracle_runs"].as_u64().unwrap(),
+            p["seconds"].as_f64().unwrap(),
+            p["size"].as_u64().unwrap(),
+        )
+    };
+    let points: Vec<(u64, f64, u64)> = trace.iter().map(point).collect();
+    for w in points.windows(2) {
+        assert!(
+            w[0].0 < w[1].0 && w[0].1 <= w[1].1 && w[0].2 > w[1].2,
+            "{points:?}"
+        );
+    }
+    // After the check of the original; the last improvement is the result.
+    assert!(points[0].0 >= 2, "{points:?}");
+    assert!(points.last().unwrap().0 <= s["oracle_runs"].as_u64().unwrap());
+    assert_eq!(
+        points.last().unwrap().2,
+        s["output_chars"].as_u64().unwrap()
+    );
+}
+
+#[test]
 fn quiet_prints_nothing() {
-    let d = Dir::new();
-    d.write("input.txt", numbers(1..9));
-    d.script("oracle.sh", EXAMPLE_A);
-    let run = d.run(&["--test", "oracle.sh", "--quiet", "input.txt"]);
+    let d = Dir::text_case(numbers(1..9), EXAMPLE_A);
+    let run = d.reduce(&["--quiet"]);
     run.expect_code(0);
     assert_eq!(run.stderr, "");
     assert_eq!(run.stdout, "");
@@ -162,10 +162,8 @@ fn quiet_prints_nothing() {
 
 #[test]
 fn plain_progress_lines_when_stderr_is_not_a_terminal() {
-    let d = Dir::new();
-    d.write("input.txt", numbers(1..9));
-    d.script("oracle.sh", EXAMPLE_A);
-    let run = d.run(&["--test", "oracle.sh", "--unit", "line", "input.txt"]);
+    let d = Dir::text_case(numbers(1..9), EXAMPLE_A);
+    let run = d.reduce(&["--unit", "line"]);
     run.expect_code(0)
         .expect_stderr("treedd: checking the input: 16 / 16 bytes (100.0%)")
         .expect_stderr("treedd: 16 -> 4 bytes");
@@ -211,15 +209,7 @@ fn result_is_interesting() {
     let d = Dir::new();
     d.write("input.txt", numbers(0..40));
     let oracle = d.script("oracle.sh", r#"test "$(grep -c '[37]' "$1")" -ge 2"#);
-    d.run(&[
-        "--test",
-        "oracle.sh",
-        "--unit",
-        "line+char",
-        "-q",
-        "input.txt",
-    ])
-    .expect_code(0);
+    d.reduce(&["--unit", "line+char", "-q"]).expect_code(0);
     assert!(is_interesting(
         &oracle,
         "input.txt",
@@ -230,9 +220,7 @@ fn result_is_interesting() {
 #[test]
 fn live_progress_on_a_terminal() {
     // util-linux `script` gives treedd a pseudo-terminal as stderr.
-    let d = Dir::new();
-    d.write("input.txt", numbers(1..9));
-    d.script("oracle.sh", EXAMPLE_A);
+    let d = Dir::text_case(numbers(1..9), EXAMPLE_A);
     let bin = env!("CARGO_BIN_EXE_treedd");
     let out = std::process::Command::new("script")
         .args([
@@ -255,9 +243,7 @@ fn live_progress_on_a_terminal() {
 
 #[test]
 fn split_factor_and_cache_options_keep_the_answer() {
-    let d = Dir::new();
-    d.write("input.txt", numbers(1..9));
-    d.script("oracle.sh", EXAMPLE_A);
+    let d = Dir::text_case(numbers(1..9), EXAMPLE_A);
     for extra in [
         &["--split-factor", "3"][..],
         &["--split-factor", "8"],
@@ -269,26 +255,16 @@ fn split_factor_and_cache_options_keep_the_answer() {
         d.run(&args).expect_code(0);
         assert_eq!(d.read_string("input.reduced.txt"), "5\n8\n", "{extra:?}");
     }
-    let s: serde_json::Value = serde_json::from_slice(&d.read("s.json")).unwrap();
+    let s: serde_json::Value = d.stats("s.json");
     assert_eq!(s["cache"], false);
     assert_eq!(s["cache_hits"], 0);
 }
 
 #[test]
 fn cache_hits_are_reported() {
-    let d = Dir::new();
-    d.write("input.txt", numbers(0..40));
-    d.script("oracle.sh", r#"test "$(grep -c '[37]' "$1")" -ge 2"#);
-    d.run(&[
-        "--test",
-        "oracle.sh",
-        "--stats",
-        "s.json",
-        "-q",
-        "input.txt",
-    ])
-    .expect_code(0);
-    let s: serde_json::Value = serde_json::from_slice(&d.read("s.json")).unwrap();
+    let d = Dir::text_case(numbers(0..40), r#"test "$(grep -c '[37]' "$1")" -ge 2"#);
+    d.reduce(&["--stats", "s.json", "-q"]).expect_code(0);
+    let s: serde_json::Value = d.stats("s.json");
     assert!(s["cache_hits"].as_u64().unwrap() > 0, "{s}");
     assert!(s["cache_peak_entries"].as_u64().unwrap() > 0, "{s}");
 }

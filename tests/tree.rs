@@ -4,7 +4,7 @@
 use crate::util::{is_interesting, Dir};
 
 fn stats(d: &Dir) -> serde_json::Value {
-    serde_json::from_slice(&d.read("s.json")).unwrap()
+    d.stats("s.json")
 }
 
 #[test]
@@ -135,13 +135,7 @@ fn dump_tree_and_tree_stats_need_no_oracle() {
 #[test]
 fn jobs_do_not_change_a_tree_reduction() {
     // Several 1-minimal answers: any three `h(` survive, whichever the algorithm meets first.
-    let d = Dir::new();
-    d.write(
-        "m.c",
-        "int h(int x) { return x; }\nint a(void) { return h(1) + h(2); }\n\
-         int b(void) { int y = h(3); return y * h(4); }\nint c(void) { return h(5) - 1; }\n",
-    );
-    d.script("oracle.sh", r#"test "$(grep -o 'h(' "$1" | wc -l)" -ge 3"#);
+    let d = Dir::three_calls_case();
     let mut results = Vec::new();
     for jobs in ["1", "3"] {
         let out = format!("out{jobs}.c");

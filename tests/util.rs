@@ -45,6 +45,42 @@ impl Dir {
         String::from_utf8(self.read(name)).unwrap()
     }
 
+    /// A test directory holding `input.txt` and the executable script `oracle.sh` (`oracle`
+    /// is its body), the setup of most text-reduction tests.
+    pub fn text_case(input: impl AsRef<[u8]>, oracle: &str) -> Dir {
+        let d = Dir::new();
+        d.write("input.txt", input);
+        d.script("oracle.sh", oracle);
+        d
+    }
+
+    /// `m.c`, four C functions with five calls of `h(`, and `oracle.sh`, interesting while
+    /// any three `h(` remain: a tree reduction with several 1-minimal answers.
+    pub fn three_calls_case() -> Dir {
+        let d = Dir::new();
+        d.write(
+            "m.c",
+            "int h(int x) { return x; }\nint a(void) { return h(1) + h(2); }\n\
+             int b(void) { int y = h(3); return y * h(4); }\nint c(void) { return h(5) - 1; }\n",
+        );
+        d.script("oracle.sh", r#"test "$(grep -o 'h(' "$1" | wc -l)" -ge 3"#);
+        d
+    }
+
+    /// Run `treedd --test oracle.sh ARGS input.txt`.
+    pub fn reduce(&self, args: &[&str]) -> Run {
+        let mut all = vec!["--test", "oracle.sh"];
+        all.extend_from_slice(args);
+        all.push("input.txt");
+        self.run(&all)
+    }
+
+    /// A `--stats` file treedd wrote, parsed.
+    pub fn stats(&self, name: &str) -> serde_json::Value {
+        serde_json::from_slice(&self.read(name))
+            .unwrap_or_else(|e| panic!("{name} is not JSON: {e}"))
+    }
+
     /// The treedd binary, run in this directory with TMPDIR = `tmp/`.
     pub fn cmd(&self) -> Command {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_treedd"));

@@ -4,21 +4,10 @@ use crate::util::{numbers, Dir};
 
 #[test]
 fn verify_confirms_a_deterministic_result() {
-    let d = Dir::new();
-    d.write("input.txt", numbers(0..10));
-    d.script("oracle.sh", r#"grep -qx 7 "$1""#);
-    d.run(&[
-        "--test",
-        "oracle.sh",
-        "--unit",
-        "line",
-        "--verify",
-        "--stats",
-        "s.json",
-        "input.txt",
-    ])
-    .expect_code(0);
-    let s: serde_json::Value = serde_json::from_slice(&d.read("s.json")).unwrap();
+    let d = Dir::text_case(numbers(0..10), r#"grep -qx 7 "$1""#);
+    d.reduce(&["--unit", "line", "--verify", "--stats", "s.json"])
+        .expect_code(0);
+    let s: serde_json::Value = d.stats("s.json");
     assert_eq!(s["verified"], true);
     assert_eq!(d.read_string("input.reduced.txt"), "7\n");
 }
@@ -37,22 +26,12 @@ if [ "$(cat "$1")" = 7 ]; then test -e {seen} && exit 1; touch {seen}; fi"#,
             seen = seen.display()
         ),
     );
-    let run = d.run(&[
-        "--test",
-        "oracle.sh",
-        "--unit",
-        "line",
-        "--verify",
-        "--stats",
-        "s.json",
-        "input.txt",
-    ]);
+    let run = d.reduce(&["--unit", "line", "--verify", "--stats", "s.json"]);
     run.expect_code(8)
         .expect_stderr("--verify: the oracle no longer finds the result input.reduced.txt interesting (exit code 1); the oracle is flaky");
-    let s: serde_json::Value = serde_json::from_slice(&d.read("s.json")).unwrap();
+    let s: serde_json::Value = d.stats("s.json");
     assert_eq!(s["verified"], false);
     // Without --verify the same situation goes unnoticed.
     std::fs::remove_file(&seen).unwrap();
-    d.run(&["--test", "oracle.sh", "--unit", "line", "input.txt"])
-        .expect_code(0);
+    d.reduce(&["--unit", "line"]).expect_code(0);
 }

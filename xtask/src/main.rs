@@ -2,6 +2,8 @@ mod bench;
 mod codegen;
 mod fuzz;
 mod kill;
+#[cfg(test)]
+mod layout;
 mod tree_stats;
 
 fn main() -> anyhow::Result<()> {

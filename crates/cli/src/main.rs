@@ -10,6 +10,7 @@ mod output;
 mod progress;
 mod report;
 mod resume;
+mod trace;
 
 use std::ffi::OsStr;
 use std::fs;
@@ -34,6 +35,7 @@ use crate::flags::{Algorithm, Args, ComplementOrder, Hoist, Preset, Timeout, Uni
 use crate::output::BestWriter;
 use crate::progress::{Progress, Snapshot};
 use crate::report::StatsReport;
+use crate::trace::Trace;
 
 fn main() -> ExitCode {
     if guard::run_watchdog_if_asked() {
@@ -376,6 +378,8 @@ struct Reduction {
     resumed: bool,
     /// `--confirm` (a pass-through without it); counts its own extra runs.
     confirm: OnceLock<Arc<Confirm<SharedOracle>>>,
+    /// Size at every improvement, for `--stats`.
+    trace: Arc<Trace>,
 }
 
 /// The default per-run timeout: 10 times the original's (slowest) run, at least 5 seconds.
@@ -400,6 +404,7 @@ impl Reduction {
             start: Vec::new(),
             resumed: false,
             confirm: OnceLock::new(),
+            trace: Arc::new(Trace::new()),
         }
     }
 
@@ -458,7 +463,13 @@ impl Reduction {
         let writer = Arc::new(writer);
         let on_improvement: OnImprovement = {
             let writer = Arc::clone(&writer);
-            Box::new(move |candidate: &[u8]| writer.offer(candidate))
+            let (trace, judge) = (Arc::clone(&self.trace), Arc::clone(&self.judge));
+            let extra_runs = self.extra_runs;
+            Box::new(move |candidate: &[u8]| {
+                writer.offer(candidate);
+                let runs = judge.get().map_or(0, |j| j.stats().oracle_runs);
+                trace.record(runs + extra_runs, report::non_whitespace_chars(candidate));
+            })
         };
         let filter: Option<Filter> = match &tree {
             Some(tree) if !self.args.no_syntax_filter => {
@@ -1022,6 +1033,7 @@ impl Reduction {
             peak_oracle_rss_bytes: report::peak_rss_children(),
             interrupted,
             verified,
+            trace: self.trace.points(),
         }
     }
 }

@@ -74,6 +74,8 @@ pub struct StatsReport {
     pub interrupted: bool,
     /// `Some(true)` if `--verify` confirmed the result.
     pub verified: Option<bool>,
+    /// (oracle runs, seconds, size in non-whitespace characters) at every improvement.
+    pub trace: Vec<crate::trace::TracePoint>,
 }
 
 /// ddmin's split factor in the JSON: a number, or `"max"` for nu = |c|.

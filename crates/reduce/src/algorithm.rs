@@ -150,7 +150,7 @@ impl TreeConfig {
         };
         let passes = match name.trim().to_ascii_lowercase().as_str() {
             "smallest" => Pass::ALL.to_vec(),
-            "balanced" => vec![Pass::Literals, Pass::Rename, Pass::ReplaceIds, Pass::Params],
+            "balanced" => vec![Pass::Literals, Pass::ReplaceIds, Pass::Rename, Pass::Params],
             _ => Vec::new(),
         };
         Ok(TreeConfig {

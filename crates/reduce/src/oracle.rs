@@ -341,8 +341,67 @@ impl CommandOracle {
     }
 }
 
-fn wait_pidfd(fd: &rustix::fd::OwnedFd, pid: Pid, mut deadline: Option<Instant>) -> bool {
-    let mut timed_out = false;
+/// Wait for `pid` to exit; at `deadline`, kill its group, wait, and return true (timed out).
+fn wait_pidfd(fd: &rustix::fd::OwnedFd, pid: Pid, deadline: Option<Instant>) -> bool {
+    if poll_exited(fd, pid, deadline) {
+        return false;
+    }
+    let _ = kill_process_group(pid, Signal::KILL);
+    poll_exited(fd, pid, None);
+    true
+}
+
+/// [`wait_pidfd`] without pidfd.
+fn wait_sleeping(pid: Pid, deadline: Option<Instant>) -> bool {
+    if sleep_until_exited(pid, deadline) {
+        return false;
+    }
+    let _ = kill_process_group(pid, Signal::KILL);
+    sleep_until_exited(pid, None);
+    true
+}
+
+/// A signal for [`signal_group`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GroupSignal {
+    /// SIGINT: lets a process that handles it (treedd, C-Reduce) stop cleanly.
+    Interrupt,
+    /// SIGKILL.
+    Kill,
+}
+
+/// Wait until our child `pid`, the leader of its own process group (spawned with
+/// `process_group(0)`, as every oracle run), has exited, without reaping it, so its group id
+/// stays reserved and `/proc/PID` keeps its final counters. Returns false if it is still
+/// running at `deadline`. The same pidfd wait (or `waitid` fallback) as [`CommandOracle`]'s;
+/// for harnesses that drive a process group themselves (`cargo xtask bench`).
+pub fn wait_exited(pid: u32, deadline: Option<Instant>) -> bool {
+    let pid = i32::try_from(pid).ok().and_then(Pid::from_raw);
+    pid.is_none_or(|pid| wait_until(pid, deadline))
+}
+
+/// Signal the process group led by our child `pid`. Only call this before `pid` is reaped
+/// (see the module's invariant).
+pub fn signal_group(pid: u32, signal: GroupSignal) {
+    if let Some(pid) = i32::try_from(pid).ok().and_then(Pid::from_raw) {
+        let signal = match signal {
+            GroupSignal::Interrupt => Signal::INT,
+            GroupSignal::Kill => Signal::KILL,
+        };
+        let _ = kill_process_group(pid, signal);
+    }
+}
+
+/// True once `pid` has exited (not reaped); false at `deadline`.
+fn wait_until(pid: Pid, deadline: Option<Instant>) -> bool {
+    match pidfd_open(pid, PidfdFlags::empty()) {
+        Ok(fd) => poll_exited(&fd, pid, deadline),
+        Err(_) => sleep_until_exited(pid, deadline),
+    }
+}
+
+/// Poll the pidfd of `pid` until it has exited (true) or `deadline` has passed (false).
+fn poll_exited(fd: &rustix::fd::OwnedFd, pid: Pid, deadline: Option<Instant>) -> bool {
     loop {
         let timeout = deadline.map(|d| {
             let left = d.saturating_duration_since(Instant::now());
@@ -353,32 +412,30 @@ fn wait_pidfd(fd: &rustix::fd::OwnedFd, pid: Pid, mut deadline: Option<Instant>)
         });
         let mut fds = [PollFd::new(fd, PollFlags::IN)];
         match poll(&mut fds, timeout.as_ref()) {
-            Ok(0) => {
-                let _ = kill_process_group(pid, Signal::KILL);
-                timed_out = true;
-                deadline = None;
-            }
-            Ok(_) => return timed_out,
+            Ok(0) => return false,
+            Ok(_) => return true,
             Err(rustix::io::Errno::INTR) => {}
-            Err(_) => return wait_sleeping(pid, deadline) || timed_out,
+            Err(_) => return sleep_until_exited(pid, deadline),
         }
     }
 }
 
-/// Fallback without pidfd: `waitid(WNOHANG | WNOWAIT)` with growing sleeps (1 to 20 ms).
-fn wait_sleeping(pid: Pid, mut deadline: Option<Instant>) -> bool {
-    let mut timed_out = false;
+/// Fallback without pidfd: `waitid(WNOHANG | WNOWAIT)` with growing sleeps (1 to 20 ms)
+/// until `pid` has exited (true) or `deadline` has passed (false).
+fn sleep_until_exited(pid: Pid, deadline: Option<Instant>) -> bool {
     let mut nap = Duration::from_millis(1);
     loop {
         let opts = WaitIdOptions::EXITED | WaitIdOptions::NOHANG | WaitIdOptions::NOWAIT;
         match waitid(WaitId::Pid(pid), opts) {
-            Ok(Some(_)) | Err(_) => return timed_out,
+            Ok(Some(_)) | Err(_) => return true,
             Ok(None) => {}
         }
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            let _ = kill_process_group(pid, Signal::KILL);
-            timed_out = true;
-            deadline = None;
+        if let Some(d) = deadline {
+            let now = Instant::now();
+            if now >= d {
+                return false;
+            }
+            nap = nap.min(d - now);
         }
         std::thread::sleep(nap);
         nap = (nap * 2).min(Duration::from_millis(20));

@@ -3,6 +3,7 @@
 //!
 //! - `literals`: number literals to `0` or `1`, strings and characters to empty or one
 //!   character (the texts come from `grammars/<lang>/passes.toml`).
+//! - `replace-ids` (before `rename`, see [`Pass::ALL`]): see below.
 //! - `rename`: every identifier spelling renamed consistently to the shortest name that does
 //!   not occur in the file (C-Reduce's renaming pass, done language-agnostically).
 //! - `replace-ids`: every later occurrence of one identifier replaced by another identifier of
@@ -24,9 +25,9 @@
 //! candidate goes through the [`Judge`] (syntax filter, cache, best-so-far, cancellation), and
 //! no pass depends on `jobs`, so `--jobs N` gives the output of `--jobs 1`.
 //!
-//! Every accepted candidate either makes the text shorter or (`replace-ids`) leaves it no
-//! longer with one identifier spelling fewer, so each pass, and the joint fixed point of
-//! rounds around them, terminates.
+//! No candidate makes the text longer: every accepted candidate makes it shorter, or
+//! (`replace-ids`) leaves it as long with identifier occurrences moved down a well-founded
+//! order, so each pass, and the joint fixed point of rounds around them, terminates.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
@@ -49,11 +50,13 @@ pub enum Pass {
 }
 
 impl Pass {
-    /// Every pass, in the order a round runs them (token search last, as in Vulcan).
+    /// Every pass, in the order a round runs them: identifier replacement before renaming
+    /// (while names are long, `int32_t` -> `int` shortens the text; after renaming it would
+    /// lengthen it), token search last, as in Vulcan.
     pub const ALL: [Pass; 6] = [
         Pass::Literals,
-        Pass::Rename,
         Pass::ReplaceIds,
+        Pass::Rename,
         Pass::Params,
         Pass::Subtrees,
         Pass::Tokens,
@@ -381,9 +384,11 @@ const REPLACE_TARGETS: usize = 3;
 
 /// Identifier replacement: for each spelling X that occurs more than once, every occurrence
 /// but the first (usually its declaration) becomes another spelling Y of the same group:
-/// first the group's extra words, then the group's most frequent spellings. Y is a reserved
-/// word (an extra such as `int`, never renamed or replaced itself) or comes before X in the
-/// order (length, bytes), so occurrences only ever move down that order and the pass ends.
+/// first the group's extra words, then the group's most frequent spellings. Y is never longer
+/// than X (a candidate never grows the text: measured on the JRTS inputs, `x` -> `undefined`
+/// made outputs larger), and is a reserved word (an extra such as `int`, never renamed or
+/// replaced itself) or comes before X in the order (length, bytes), so occurrences only ever
+/// move down that order and the pass ends.
 fn replace_ids(text: &[u8], lang: Lang, facts: &Facts) -> Vec<Vec<Splice>> {
     let words = spellings(text, facts);
     let mut by_group: BTreeMap<usize, Vec<(usize, &[u8])>> = BTreeMap::new();
@@ -423,7 +428,7 @@ fn replace_ids(text: &[u8], lang: Lang, facts: &Facts) -> Vec<Vec<Splice>> {
                 .take(REPLACE_TARGETS);
             let mut seen = HashSet::new();
             for target in extras.map(Vec::as_slice).chain(others) {
-                let extra = lang.is_reserved(target);
+                let extra = lang.is_reserved(target) && target.len() <= word.len();
                 let lower = (target.len(), target) < (word.len(), word.as_slice());
                 if !(extra || lower) || !seen.insert(target) {
                     continue;
@@ -644,12 +649,16 @@ mod tests {
 
     #[test]
     fn replace_ids_makes_declarations_dead() {
-        let src = "typedef long T1; typedef long T2; T1 x; T2 y; T2 z;";
+        let src = "typedef long Type1; typedef long Type2; Type1 x; Type2 y; Type2 z;";
         let (out, _) = run(Lang::C, src, Pass::ReplaceIds, |c| c.contains("typedef"));
         assert_eq!(
             out,
-            "typedef long T1; typedef long T2; int x; int y; int z;"
+            "typedef long Type1; typedef long Type2; int x; int y; int z;"
         );
+        // Never longer: `T` cannot become `int`, but `U` can become `T`.
+        let src = "typedef long T; typedef long U; T x; U y; U z;";
+        let (out, _) = run(Lang::C, src, Pass::ReplaceIds, |c| c.contains("typedef"));
+        assert_eq!(out, "typedef long T; typedef long U; T x; T y; T z;");
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! grammars/<lang>/flatten.txt.
 
 use crate::lang::{KindId, LangData};
-use crate::rtree::raw::Raw;
+use crate::raw::Raw;
 
 /// A child of a node in the final tree, before it is created.
 pub(crate) enum Item {

@@ -30,7 +30,7 @@ pub enum Lang {
     /// No grammar: reduced by line/character ddmin.
     Text,
     /// A grammar compiled and loaded at run time; lives for the rest of the process.
-    Loaded(&'static crate::loader::Grammar),
+    Loaded(&'static Grammar),
 }
 
 /// One built-in language: its `--language` names (the first is canonical), the file
@@ -130,6 +130,47 @@ impl Lang {
             LangData::new((b.spec)())
                 .unwrap_or_else(|e| panic!("built-in grammar data is broken: {e}"))
         }))
+    }
+}
+
+/// A grammar loaded at run time: its name (from grammar.json) and derived tables.
+pub struct Grammar {
+    name: &'static str,
+    data: LangData,
+}
+
+impl Grammar {
+    pub(crate) fn new(name: &'static str, data: LangData) -> Grammar {
+        Grammar { name, data }
+    }
+
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    pub(crate) fn data(&'static self) -> &'static LangData {
+        &self.data
+    }
+}
+
+impl std::fmt::Debug for Grammar {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Grammar({})", self.name)
+    }
+}
+
+/// Identity: each loaded grammar is its own language.
+impl PartialEq for Grammar {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self, other)
+    }
+}
+
+impl Eq for Grammar {}
+
+impl std::hash::Hash for Grammar {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        (self as *const Grammar).hash(state)
     }
 }
 

@@ -19,52 +19,14 @@
 //! its data is leaked once, so that [`Lang::Loaded`] stays a `Copy` handle.
 
 use std::ffi::{CStr, CString, OsString};
-use std::fmt;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use sha3::{Digest, Sha3_256};
 
-use crate::lang::{LangData, Spec};
+use crate::lang::{Grammar, LangData, Spec};
 use crate::{Error, Lang};
-
-/// A grammar loaded at run time: its name (from grammar.json) and derived tables.
-pub struct Grammar {
-    name: &'static str,
-    data: LangData,
-}
-
-impl Grammar {
-    pub fn name(&self) -> &'static str {
-        self.name
-    }
-
-    pub(crate) fn data(&'static self) -> &'static LangData {
-        &self.data
-    }
-}
-
-impl fmt::Debug for Grammar {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Grammar({})", self.name)
-    }
-}
-
-/// Identity: each loaded grammar is its own language.
-impl PartialEq for Grammar {
-    fn eq(&self, other: &Self) -> bool {
-        std::ptr::eq(self, other)
-    }
-}
-
-impl Eq for Grammar {}
-
-impl std::hash::Hash for Grammar {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        (self as *const Grammar).hash(state)
-    }
-}
 
 /// What [`load`] did.
 #[derive(Clone, Debug)]
@@ -246,10 +208,10 @@ pub fn load(path: &Path, cache: &Path) -> Result<Loaded, Error> {
         path: path.to_path_buf(),
         what,
     })?;
-    let grammar: &'static Grammar = Box::leak(Box::new(Grammar {
-        name: Box::leak(name.into_boxed_str()),
+    let grammar: &'static Grammar = Box::leak(Box::new(Grammar::new(
+        Box::leak(name.into_boxed_str()),
         data,
-    }));
+    )));
     Ok(Loaded {
         lang: Lang::Loaded(grammar),
         library,

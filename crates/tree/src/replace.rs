@@ -15,6 +15,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde_json::Value;
 
+use crate::sample::sample_regex;
+
 /// Inputs of the table generator for one language.
 pub struct GrammarSources<'a> {
     pub grammar_json: &'a str,
@@ -535,7 +537,7 @@ fn derive(rule: &Value, min: &HashMap<String, String>, in_token: bool) -> Option
                 let immediate = m["type"] == "IMMEDIATE_TOKEN";
                 if !in_token && !immediate {
                     if let (Some(&a), Some(&b)) = (out.as_bytes().last(), s.as_bytes().first()) {
-                        if crate::rtree::glue(a, b) {
+                        if crate::glue::glue(a, b) {
                             out.push(' ');
                         }
                     }
@@ -551,172 +553,6 @@ fn derive(rule: &Value, min: &HashMap<String, String>, in_token: bool) -> Option
             derive(&rule["content"], min, in_token)
         }
         _ => None,
-    }
-}
-
-/// A shortest string matching a tree-sitter regex (the subset grammars use: alternation,
-/// groups, classes, escapes, quantifiers). None if the pattern is not understood.
-pub(crate) fn sample_regex(pattern: &str) -> Option<String> {
-    let chars: Vec<char> = pattern.chars().collect();
-    let mut pos = 0;
-    let s = regex_alt(&chars, &mut pos)?;
-    (pos == chars.len()).then_some(s)
-}
-
-fn regex_alt(c: &[char], pos: &mut usize) -> Option<String> {
-    let mut best = regex_seq(c, pos)?;
-    while *pos < c.len() && c[*pos] == '|' {
-        *pos += 1;
-        let s = regex_seq(c, pos)?;
-        if s.len() < best.len() {
-            best = s;
-        }
-    }
-    Some(best)
-}
-
-fn regex_seq(c: &[char], pos: &mut usize) -> Option<String> {
-    let mut out = String::new();
-    while *pos < c.len() && c[*pos] != '|' && c[*pos] != ')' {
-        let atom = match c[*pos] {
-            '(' => {
-                *pos += 1;
-                if c.get(*pos) == Some(&'?') {
-                    *pos += 2; // (?:
-                }
-                let s = regex_alt(c, pos)?;
-                if c.get(*pos) != Some(&')') {
-                    return None;
-                }
-                *pos += 1;
-                s
-            }
-            '[' => regex_class(c, pos)?,
-            '\\' => {
-                *pos += 1;
-                regex_escape(c, pos)?.to_string()
-            }
-            '.' => {
-                *pos += 1;
-                "a".to_string()
-            }
-            '^' | '$' => {
-                *pos += 1;
-                String::new()
-            }
-            ch => {
-                *pos += 1;
-                ch.to_string()
-            }
-        };
-        // Quantifier: take the minimum repetition count.
-        let reps = match c.get(*pos) {
-            Some('*') | Some('?') => {
-                *pos += 1;
-                0
-            }
-            Some('+') => {
-                *pos += 1;
-                1
-            }
-            Some('{') => {
-                let close = c[*pos..].iter().position(|&x| x == '}')? + *pos;
-                let inner: String = c[*pos + 1..close].iter().collect();
-                *pos = close + 1;
-                inner.split(',').next()?.trim().parse::<usize>().ok()?
-            }
-            _ => 1,
-        };
-        if matches!(c.get(*pos), Some('?') | Some('+')) {
-            *pos += 1; // lazy / possessive marker
-        }
-        out.push_str(&atom.repeat(reps));
-    }
-    Some(out)
-}
-
-/// The character of an escape after the backslash (`\d` -> '0', `\n` -> newline, ...).
-fn regex_escape(c: &[char], pos: &mut usize) -> Option<char> {
-    let e = *c.get(*pos)?;
-    *pos += 1;
-    Some(match e {
-        'd' => '0',
-        'w' => 'a',
-        's' => ' ',
-        'n' => '\n',
-        'r' => '\r',
-        't' => '\t',
-        'f' => '\x0c',
-        'v' => '\x0b',
-        '0' => '\0',
-        'p' | 'P' => {
-            if c.get(*pos) == Some(&'{') {
-                *pos = c[*pos..].iter().position(|&x| x == '}')? + *pos + 1;
-            } else {
-                *pos += 1;
-            }
-            'a'
-        }
-        'u' | 'x' => {
-            let (start, end) = if c.get(*pos) == Some(&'{') {
-                let close = c[*pos..].iter().position(|&x| x == '}')? + *pos;
-                (*pos + 1, close)
-            } else {
-                let n = if e == 'u' { 4 } else { 2 };
-                (*pos, (*pos + n).min(c.len()))
-            };
-            let hex: String = c[start..end].iter().collect();
-            *pos = if c.get(start.wrapping_sub(1)) == Some(&'{') {
-                end + 1
-            } else {
-                end
-            };
-            char::from_u32(u32::from_str_radix(&hex, 16).ok()?)?
-        }
-        other => other,
-    })
-}
-
-fn regex_class(c: &[char], pos: &mut usize) -> Option<String> {
-    *pos += 1; // [
-    let negated = c.get(*pos) == Some(&'^');
-    if negated {
-        *pos += 1;
-    }
-    let mut members: Vec<char> = Vec::new();
-    let mut first = true;
-    while *pos < c.len() && (c[*pos] != ']' || first) {
-        first = false;
-        let ch = if c[*pos] == '\\' {
-            *pos += 1;
-            regex_escape(c, pos)?
-        } else {
-            *pos += 1;
-            c[*pos - 1]
-        };
-        // Ranges a-z: the start stands for the range.
-        if c.get(*pos) == Some(&'-') && c.get(*pos + 1).is_some_and(|&x| x != ']') {
-            *pos += 1;
-            if c[*pos] == '\\' {
-                *pos += 1;
-                regex_escape(c, pos)?;
-            } else {
-                *pos += 1;
-            }
-        }
-        members.push(ch);
-    }
-    if c.get(*pos) != Some(&']') {
-        return None;
-    }
-    *pos += 1;
-    if negated {
-        ['a', 'x', '0', '_', ' ']
-            .into_iter()
-            .find(|x| !members.contains(x))
-            .map(String::from)
-    } else {
-        members.first().map(|&x| x.to_string())
     }
 }
 
@@ -782,67 +618,10 @@ pub(crate) fn parse_positions(text: &str) -> Vec<(String, String, u8)> {
         .collect()
 }
 
-/// How many single-node replacements keep the syntax: for each live, non-hidden node
-/// except the root (at most `limit` of them, evenly spread), the tree with just that node
-/// pruned is re-parsed; it passes if it has no more ERROR/MISSING nodes than the input.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Quality {
-    pub tested: usize,
-    pub ok: usize,
-    /// Kinds of (up to 20) failing nodes with their replacement, for diagnosis.
-    pub failures: Vec<(String, String)>,
-}
-
-impl Quality {
-    pub fn rate(&self) -> f64 {
-        if self.tested == 0 {
-            1.0
-        } else {
-            self.ok as f64 / self.tested as f64
-        }
-    }
-}
-
-pub fn replacement_quality(tree: &crate::RTree, limit: usize) -> Quality {
-    let base = tree.error_count();
-    let nodes: Vec<crate::NodeId> = tree
-        .preorder()
-        .into_iter()
-        .filter(|&n| n != tree.root() && !tree.is_hidden(n))
-        .collect();
-    let mut q = Quality::default();
-    if limit == 0 {
-        return q;
-    }
-    let step = nodes.len().div_ceil(limit).max(1);
-    for &n in nodes.iter().step_by(step) {
-        let text = tree.unparse_with(&|m| {
-            if m == n {
-                crate::Edit::Prune
-            } else {
-                crate::Edit::Keep
-            }
-        });
-        q.tested += 1;
-        if crate::count_errors(tree.lang(), &text) <= base {
-            q.ok += 1;
-        } else if q.failures.len() < 20 {
-            q.failures.push((
-                format!(
-                    "{} in {}",
-                    tree.kind(n),
-                    tree.parent(n).map_or("-", |p| tree.kind(p))
-                ),
-                String::from_utf8_lossy(tree.replacement(n)).into_owned(),
-            ));
-        }
-    }
-    q
-}
-
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::quality::replacement_quality;
 
     #[track_caller]
     fn check_regex(pattern: &str, expect: Option<&str>) {

@@ -2,7 +2,7 @@
 //! into one node. The outermost kind is kept (it decides the replacement of the position),
 //! the innermost kind is remembered for hoisting compatibility.
 
-use crate::rtree::raw::Raw;
+use crate::raw::Raw;
 
 /// The innermost node of the single-child chain starting at raw node `r`.
 pub(crate) fn squeeze(raw: &Raw, mut r: u32) -> u32 {

@@ -1,0 +1,280 @@
+//! Tests of `rtree.rs`: snapshots of test_data/, round trips of every input, edits.
+
+use std::path::{Path, PathBuf};
+
+use expect_test::expect_file;
+
+use super::*;
+use crate::dump::dump;
+
+fn test_data() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data")
+}
+
+/// Every input under test_data/<lang>/ round-trips and matches its `.tree` snapshot
+/// (refresh with UPDATE_EXPECT=1).
+#[test]
+fn test_data_snapshots() {
+    let mut seen = 0;
+    for &lang in Lang::all().iter().filter(|l| l.has_grammar()) {
+        let dir = test_data().join(lang.name());
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| Lang::from_path(p) == Some(lang))
+            .collect();
+        files.sort();
+        for path in files {
+            let src = std::fs::read(&path).unwrap();
+            let tree = RTree::build(lang, &src).unwrap();
+            assert_eq!(tree.unparse(), src, "{}", path.display());
+            let mut snapshot = dump(&tree);
+            snapshot.push_str(&format!("errors: {}\n", tree.error_count()));
+            expect_file![path.with_extension("tree")].assert_eq(&snapshot);
+            seen += 1;
+        }
+    }
+    assert!(seen >= 6);
+}
+
+fn build(lang: Lang, src: &str) -> RTree {
+    RTree::build(lang, src.as_bytes()).unwrap()
+}
+
+fn find(tree: &RTree, kind: &str, text: &str) -> NodeId {
+    tree.preorder()
+        .into_iter()
+        .find(|&n| tree.kind(n) == kind && tree.text(n) == text.as_bytes())
+        .unwrap_or_else(|| panic!("no {kind} {text:?} in\n{}", dump(tree)))
+}
+
+#[test]
+fn prune_uses_replacements_and_never_glues_tokens() {
+    let mut tree = build(Lang::C, "int f(void) { return a - -b; }\nint x;");
+    // An optional position vanishes; a required one gets the kind's minimal string.
+    let ret = find(&tree, "return_statement", "return a - -b;");
+    let minus = find(&tree, "unary_expression", "-b");
+    let text = tree.unparse_with(&|n| if n == minus { Edit::Prune } else { Edit::Keep });
+    assert_eq!(
+        String::from_utf8(text).unwrap(),
+        "int f(void) { return a - !a; }\nint x;"
+    );
+    tree.prune(ret);
+    assert_eq!(tree.unparse(), b"int f(void) { }\nint x;");
+    assert!(tree.is_pruned(ret));
+    assert!(tree.children(tree.parent(ret).unwrap()).contains(&ret));
+
+    // Removing the comment between two words inserts a space.
+    let tree = build(Lang::C, "int/**/x;");
+    let comment = find(&tree, "comment", "/**/");
+    let text = tree.unparse_with(&|n| {
+        if n == comment {
+            Edit::Prune
+        } else {
+            Edit::Keep
+        }
+    });
+    assert_eq!(text, b"int x;");
+    // Two minus signs stay apart.
+    let tree = build(Lang::JavaScript, "a - (-b)");
+    let paren = find(&tree, "parenthesized_expression", "(-b)");
+    let inner = find(&tree, "unary_expression", "-b");
+    let text = tree.unparse_with(&|n| {
+        if n == paren {
+            Edit::Hoist(inner)
+        } else {
+            Edit::Keep
+        }
+    });
+    assert_eq!(text, b"a - -b");
+}
+
+#[test]
+fn pruning_keeps_line_breaks_before_non_empty_replacements() {
+    let tree = build(Lang::C, "int x;\nint f() { return 1; }\n");
+    let int = tree
+        .preorder()
+        .into_iter()
+        .filter(|&n| tree.kind(n) == "primitive_type")
+        .nth(1)
+        .unwrap();
+    let body = find(&tree, "compound_statement", "{ return 1; }");
+    let text = tree.unparse_with(&|n| {
+        if n == int || n == body {
+            Edit::Prune
+        } else {
+            Edit::Keep
+        }
+    });
+    assert_eq!(String::from_utf8(text).unwrap(), "int x;\nint f(){}\n");
+}
+
+#[test]
+fn hoist_moves_the_descendant_into_the_slot() {
+    let src = "int main() { if (1) { puts(\"hi\"); } return 0; }";
+    let mut tree = build(Lang::C, src);
+    let stmt = find(&tree, "if_statement", "if (1) { puts(\"hi\"); }");
+    let block = find(&tree, "compound_statement", "{ puts(\"hi\"); }");
+    assert!(
+        tree.compatible(stmt, block),
+        "statements may stand for each other"
+    );
+    let edited = tree.unparse_with(&|n| {
+        if n == stmt {
+            Edit::Hoist(block)
+        } else {
+            Edit::Keep
+        }
+    });
+    assert_eq!(edited, b"int main() { { puts(\"hi\"); } return 0; }");
+    assert_eq!(
+        tree.unparse(),
+        src.as_bytes(),
+        "unparse_with does not mutate"
+    );
+    let parent = tree.parent(stmt).unwrap();
+    tree.hoist(stmt, block);
+    assert_eq!(tree.unparse(), edited);
+    assert_eq!(tree.parent(block), Some(parent));
+    assert!(tree.children(parent).contains(&block));
+    assert!(!tree.children(parent).contains(&stmt));
+    // Nested edits are consulted inside a hoisted subtree.
+    let call = find(&tree, "expression_statement", "puts(\"hi\");");
+    let text = tree.unparse_with(&|n| if n == call { Edit::Prune } else { Edit::Keep });
+    assert_eq!(text, b"int main() { { } return 0; }");
+}
+
+#[test]
+fn hidden_tokens_and_compatibility() {
+    let tree = build(Lang::Java, "class A { int f() { return 1 + 2; } }");
+    let class_text = "class A { int f() { return 1 + 2; } }";
+    let semi = find(&tree, ";", ";");
+    assert!(tree.is_hidden(semi));
+    let one = find(&tree, "binary_expression", "1 + 2");
+    assert!(!tree.is_hidden(one));
+    let class = find(&tree, "program", class_text);
+    let method = find(&tree, "method_declaration", "int f() { return 1 + 2; }");
+    assert!(!tree.compatible(class, method));
+    assert!(tree.compatible(method, method));
+}
+
+#[test]
+fn robustness_inputs_round_trip() {
+    let deep_c = format!("int x = {}1{};", "(".repeat(10_000), ")".repeat(10_000));
+    let deep_js = format!("{}{}", "{".repeat(10_000), "}".repeat(10_000));
+    let deep_java = format!("class A {{ int x = {}1{}; }}", "-".repeat(10_000), "");
+    let mut random = Vec::new();
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    for _ in 0..20_000 {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        random.push((state >> 24) as u8);
+    }
+    let cases: Vec<(Lang, Vec<u8>)> = vec![
+        (Lang::C, deep_c.into_bytes()),
+        (Lang::JavaScript, deep_js.into_bytes()),
+        (Lang::Java, deep_java.into_bytes()),
+        (Lang::C, Vec::new()),
+        (Lang::JavaScript, Vec::new()),
+        (Lang::Java, b"   \n".to_vec()),
+        (Lang::C, random.clone()),
+        (Lang::JavaScript, random.clone()),
+        (Lang::Java, random),
+        (Lang::C, b"int \xff\xfe x = \"\xc3\x28\";".to_vec()),
+        (Lang::JavaScript, b"var s = '\x80\x81';\n".to_vec()),
+    ];
+    for (lang, src) in cases {
+        let tree = RTree::build(lang, &src).unwrap();
+        assert_eq!(tree.unparse(), src, "{lang:?}");
+        let stats = tree.stats();
+        assert!(stats.nodes >= 1);
+        // Pruning the root is always possible and gives the root's replacement.
+        let text = tree.unparse_with(&|_| Edit::Prune);
+        assert!(text.len() <= src.len() + 8, "{lang:?}");
+        let _ = dump(&tree);
+        drop(tree);
+    }
+}
+
+/// serialize(parse(x)) == x for every input of test_data/, fixtures/ and the suites.
+#[test]
+fn round_trip_every_input() {
+    let inputs = crate::replace::tests::inputs(u64::MAX);
+    assert!(inputs.len() >= 7);
+    for (lang, path) in inputs {
+        let src = std::fs::read(&path).unwrap();
+        let tree = RTree::build(lang, &src).unwrap();
+        assert!(
+            tree.unparse() == src,
+            "{} does not round-trip",
+            path.display()
+        );
+    }
+}
+
+#[test]
+fn ten_megabyte_input() {
+    // Realistic density: code with comments and string data (about 200k lines).
+    let unit = "/* a comment line that is long enough to be typical of real code. */\n\
+                var s = \"some string data in a literal, as test inputs often carry\";\n\
+                function f(a, b) { return a.b(c)[d] + 1 * (b - 2); }\n";
+    let src = unit.repeat(10_000_000 / unit.len() + 1);
+    let tree = build(Lang::JavaScript, &src);
+    assert_eq!(tree.unparse(), src.as_bytes());
+    assert_eq!(tree.error_count(), 0);
+}
+
+#[test]
+fn flattening_reduces_height_of_deep_chains() {
+    let src = format!("int x = {};", vec!["a"; 5000].join(" + "));
+    let tree = build(Lang::C, &src);
+    let stats = tree.stats();
+    assert!(stats.raw_height > 5000, "{stats:?}");
+    assert!(stats.height < 10, "{stats:?}");
+    assert_eq!(tree.unparse(), src.as_bytes());
+}
+
+/// 10,000-deep nesting and 10 MB inputs in every built-in language beyond C,
+/// JavaScript and Java (those are above): no crash, byte-exact round trip.
+#[test]
+fn deep_and_large_inputs_in_every_language() {
+    let parens =
+        |pre: &str, post: &str| format!("{pre}{}1{}{post}", "(".repeat(10_000), ")".repeat(10_000));
+    let cases: Vec<(Lang, String, &str)> = vec![
+        (
+            Lang::Cpp,
+            parens("int x = ", ";"),
+            "template <class T> T f(T a) { return a * 2 + g<T>(a); } // note\n",
+        ),
+        (
+            Lang::Rust,
+            parens("fn f() { let x = ", "; }"),
+            "fn f(a: u32) -> u32 { a.wrapping_mul(2) + g::<u32>(a) } // note\n",
+        ),
+        (
+            Lang::Python,
+            parens("x = ", "\n"),
+            "def f(a):\n    return a * 2 + g(a)  # note\n",
+        ),
+        (
+            Lang::Go,
+            parens("package p\nvar x = ", "\n"),
+            "func f(a int) int { return a*2 + g(a) } // note\n",
+        ),
+        (
+            Lang::TypeScript,
+            format!("{}{}", "{".repeat(10_000), "}".repeat(10_000)),
+            "function f(a: number): number { return a * 2 + g<number>(a); } // note\n",
+        ),
+    ];
+    for (lang, deep, unit) in cases {
+        let tree = build(lang, &deep);
+        assert_eq!(tree.unparse(), deep.as_bytes(), "{lang:?}");
+        let head = if lang == Lang::Go { "package p\n" } else { "" };
+        let large = format!("{head}{}", unit.repeat(10_000_000 / unit.len() + 1));
+        let tree = build(lang, &large);
+        assert_eq!(tree.unparse(), large.as_bytes(), "{lang:?}");
+        assert_eq!(tree.error_count(), 0, "{lang:?}");
+    }
+}

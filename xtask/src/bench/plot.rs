@@ -1,0 +1,273 @@
+//! SVG plots: Figure 7.9-style scatter plots of hoisting's effect, and progress curves (size
+//! over oracle runs).
+
+use std::path::Path;
+
+use anyhow::{anyhow, Result};
+use treedd_reduce::{Base, Hoisting};
+
+use super::config::{hoisting_column, Config};
+use super::store::Row;
+use super::tables::Index;
+
+/// Points of a Figure 7.9 panel: (change in size %, change in oracle runs %) of every case
+/// reduced with a hoisting variant of `base`, one series per hoisting combination.
+pub(super) fn scatter_points(
+    index: &Index<'_>,
+    cases: &[String],
+    base: Base,
+) -> Vec<(String, Vec<(f64, f64)>)> {
+    let base_slug = Config::Tree(base, Hoisting::None).slug();
+    Hoisting::ALL[1..]
+        .iter()
+        .map(|&h| {
+            let config = Config::Tree(base, h);
+            let slug = config.slug();
+            let points = cases
+                .iter()
+                .filter_map(|case| {
+                    let b = index.get(&(case.as_str(), base_slug.as_str()))?;
+                    let r = index.get(&(case.as_str(), slug.as_str()))?;
+                    if b.error.is_some() || r.error.is_some() || b.output_chars == 0 {
+                        return None;
+                    }
+                    let (b_runs, r_runs) = (b.oracle_runs?, r.oracle_runs?);
+                    if b_runs == 0 {
+                        return None;
+                    }
+                    let pct = |base: u64, v: u64| (v as f64 - base as f64) / base as f64 * 100.0;
+                    Some((pct(b.output_chars, r.output_chars), pct(b_runs, r_runs)))
+                })
+                .collect();
+            (
+                format!("{} ({})", config.paper_name(), hoisting_column(h)),
+                points,
+            )
+        })
+        .collect()
+}
+
+/// Draw one panel of Figure 7.9 as SVG.
+pub(super) fn scatter_svg(
+    path: &Path,
+    title: &str,
+    series: &[(String, Vec<(f64, f64)>)],
+) -> Result<()> {
+    use plotters::prelude::*;
+
+    let all: Vec<(f64, f64)> = series.iter().flat_map(|(_, p)| p.iter().copied()).collect();
+    let bounds = |sel: fn(&(f64, f64)) -> f64| {
+        let lo = all.iter().map(sel).fold(-10.0f64, f64::min);
+        let hi = all.iter().map(sel).fold(10.0f64, f64::max);
+        let pad = (hi - lo) * 0.08;
+        (lo - pad)..(hi + pad)
+    };
+    let (xr, yr) = (bounds(|p| p.0), bounds(|p| p.1));
+    let err = |e: &dyn std::fmt::Display| anyhow!("plotting {}: {e}", path.display());
+    let root = SVGBackend::new(path, (720, 540)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 22))
+        .margin(12)
+        .x_label_area_size(45)
+        .y_label_area_size(60)
+        .build_cartesian_2d(xr.clone(), yr.clone())
+        .map_err(|e| err(&e))?;
+    chart
+        .configure_mesh()
+        .light_line_style(WHITE)
+        .x_desc("change in output size vs base (%)")
+        .y_desc("change in oracle runs vs base (%)")
+        .draw()
+        .map_err(|e| err(&e))?;
+    let axis = BLACK.stroke_width(1);
+    chart
+        .draw_series(LineSeries::new([(0.0, yr.start), (0.0, yr.end)], axis))
+        .map_err(|e| err(&e))?;
+    chart
+        .draw_series(LineSeries::new([(xr.start, 0.0), (xr.end, 0.0)], axis))
+        .map_err(|e| err(&e))?;
+    let colors = [
+        RGBColor(31, 119, 180),
+        RGBColor(214, 39, 40),
+        RGBColor(44, 160, 44),
+    ];
+    for (i, (name, points)) in series.iter().enumerate() {
+        let color = colors[i % colors.len()];
+        let style = color.filled();
+        let label = format!("{name}: {} cases", points.len());
+        match i % 3 {
+            0 => {
+                chart
+                    .draw_series(points.iter().map(|&p| Circle::new(p, 5, style)))
+                    .map_err(|e| err(&e))?
+                    .label(label)
+                    .legend(move |(x, y)| Circle::new((x, y), 5, style));
+            }
+            1 => {
+                chart
+                    .draw_series(points.iter().map(|&p| TriangleMarker::new(p, 6, style)))
+                    .map_err(|e| err(&e))?
+                    .label(label)
+                    .legend(move |(x, y)| TriangleMarker::new((x, y), 6, style));
+            }
+            _ => {
+                let stroke = color.stroke_width(2);
+                chart
+                    .draw_series(points.iter().map(|&p| Cross::new(p, 5, stroke)))
+                    .map_err(|e| err(&e))?
+                    .label(label)
+                    .legend(move |(x, y)| Cross::new((x, y), 5, stroke));
+            }
+        }
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()
+        .map_err(|e| err(&e))?;
+    root.present().map_err(|e| err(&e))?;
+    Ok(())
+}
+
+/// A progress curve: from the input's size at 0 oracle runs, a step down at every trace
+/// point, flat to the run's last oracle run. `None` without a trace.
+pub(super) fn curve_points(row: &Row) -> Option<Vec<(f64, f64)>> {
+    let trace = row.trace.as_ref()?;
+    let mut size = row.input_chars as f64;
+    let mut points = vec![(0.0, size)];
+    for p in trace {
+        let x = p.oracle_runs as f64;
+        points.push((x, size));
+        size = p.size as f64;
+        points.push((x, size));
+    }
+    let last = row
+        .oracle_runs
+        .map_or(points[points.len() - 1].0, |r| r as f64);
+    points.push((last.max(points[points.len() - 1].0), size));
+    Some(points)
+}
+
+/// Draw progress curves, one line per configuration, size on a log scale.
+pub(super) fn curves_svg(
+    path: &Path,
+    title: &str,
+    series: &[(String, Vec<(f64, f64)>)],
+) -> Result<()> {
+    use plotters::prelude::*;
+
+    let all = series.iter().flat_map(|(_, p)| p.iter().copied());
+    let (mut x_max, mut y_max) = (1.0f64, 10.0f64);
+    for (x, y) in all {
+        x_max = x_max.max(x);
+        y_max = y_max.max(y);
+    }
+    let err = |e: &dyn std::fmt::Display| anyhow!("plotting {}: {e}", path.display());
+    let root = SVGBackend::new(path, (720, 540)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 20))
+        .margin(12)
+        .x_label_area_size(45)
+        .y_label_area_size(60)
+        .build_cartesian_2d(0.0..x_max * 1.02, (1.0..y_max * 1.2).log_scale())
+        .map_err(|e| err(&e))?;
+    chart
+        .configure_mesh()
+        .light_line_style(WHITE)
+        .x_desc("oracle runs")
+        .y_desc("output size (non-whitespace chars)")
+        .draw()
+        .map_err(|e| err(&e))?;
+    let colors = [
+        RGBColor(31, 119, 180),
+        RGBColor(214, 39, 40),
+        RGBColor(44, 160, 44),
+        RGBColor(255, 127, 14),
+        RGBColor(148, 103, 189),
+        RGBColor(140, 86, 75),
+        RGBColor(227, 119, 194),
+        RGBColor(127, 127, 127),
+        RGBColor(188, 189, 34),
+        RGBColor(23, 190, 207),
+    ];
+    for (i, (name, points)) in series.iter().enumerate() {
+        let style = colors[i % colors.len()].stroke_width(2);
+        let points = points.iter().map(|&(x, y)| (x, y.max(1.0)));
+        chart
+            .draw_series(LineSeries::new(points, style))
+            .map_err(|e| err(&e))?
+            .label(name.as_str())
+            .legend(move |(x, y)| PathElement::new([(x, y), (x + 16, y)], style));
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()
+        .map_err(|e| err(&e))?;
+    root.present().map_err(|e| err(&e))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::tables::{cases_of, index};
+    use crate::bench::test_util::row;
+
+    #[test]
+    fn scatter_points_are_changes_against_the_base() {
+        let rows = vec![
+            row("x", "hdd", 100, Some(200)),
+            row("x", "hoist+hdd", 50, Some(300)),
+            row("x", "hddh", 80, Some(100)),
+            row("y", "hoist+hdd", 10, Some(10)), // no base: no point
+            row("z", "hdd", 40, None),
+            row("z", "hddh", 20, Some(7)), // base did not report runs: no point
+        ];
+        let idx = index(&rows, 1);
+        let points = scatter_points(&idx, &cases_of(&rows), Base::Hdd);
+        assert_eq!(points.len(), 3);
+        assert_eq!(points[0].0, "Hoist*+HDD* (Preprocessing)");
+        assert_eq!(points[0].1, [(-50.0, 50.0)]);
+        assert_eq!(points[1].1, [(-20.0, -50.0)]);
+        assert!(points[2].1.is_empty());
+    }
+
+    #[test]
+    fn curves_step_down_at_every_improvement() {
+        use crate::bench::store::TracePoint;
+        let mut r = row("x", "hdd", 30, Some(12));
+        assert_eq!(curve_points(&r), None, "no trace, no curve");
+        let tp = |oracle_runs, size| TracePoint {
+            oracle_runs,
+            seconds: 0.0,
+            size,
+        };
+        r.trace = Some(vec![tp(2, 60), tp(5, 30)]);
+        assert_eq!(
+            curve_points(&r).unwrap(),
+            [
+                (0.0, 100.0),
+                (2.0, 100.0),
+                (2.0, 60.0),
+                (5.0, 60.0),
+                (5.0, 30.0),
+                (12.0, 30.0)
+            ]
+        );
+        let dir = crate::bench::run::Scratch::new("curves").unwrap();
+        let path = dir.path().join("c.svg");
+        curves_svg(&path, "x", &[("HDD*".into(), curve_points(&r).unwrap())]).unwrap();
+        let svg = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            svg.contains("<polyline") && svg.contains("oracle runs"),
+            "{svg}"
+        );
+    }
+}

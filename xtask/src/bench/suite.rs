@@ -1,0 +1,238 @@
+//! Suites: folders of cases (an input and an oracle), in the layout of fixtures/ and of
+//! ../shared/suites.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use anyhow::{anyhow, bail, Context as _, Result};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Case {
+    pub(super) name: String,
+    pub(super) input: PathBuf,
+    pub(super) oracle: PathBuf,
+}
+
+impl Case {
+    /// treedd `--language` value guessed from the input's extension.
+    pub(super) fn language(&self) -> &'static str {
+        language_of(&self.input)
+    }
+}
+
+pub(super) fn language_of(path: &Path) -> &'static str {
+    treedd_tree::Lang::from_path(path).map_or("text", treedd_tree::Lang::name)
+}
+
+pub(super) const ORACLE_NAMES: [&str; 2] = ["oracle.sh", "test.sh"];
+
+/// Find the cases of a suite: folders holding an oracle, directly under `root` or one level
+/// deeper (`fixtures/<lang>/<case>`), in name order.
+pub(super) fn discover(root: &Path) -> Result<Vec<Case>> {
+    let mut cases = Vec::new();
+    for dir in sorted_subdirs(root)? {
+        if is_case_dir(&dir) {
+            cases.push(load_case(&dir)?);
+        } else {
+            for sub in sorted_subdirs(&dir)? {
+                if is_case_dir(&sub) {
+                    cases.push(load_case(&sub)?);
+                }
+            }
+        }
+    }
+    let mut seen = BTreeSet::new();
+    for case in &cases {
+        if !seen.insert(case.name.clone()) {
+            bail!(
+                "suite {}: two cases are named `{}`; case folder names must be unique",
+                root.display(),
+                case.name
+            );
+        }
+    }
+    Ok(cases)
+}
+
+pub(super) fn sorted_subdirs(dir: &Path) -> Result<Vec<PathBuf>> {
+    let mut dirs = Vec::new();
+    let entries = fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))?;
+    for entry in entries {
+        let path = entry?.path();
+        if path.is_dir() {
+            dirs.push(path);
+        }
+    }
+    dirs.sort();
+    Ok(dirs)
+}
+
+pub(super) fn is_case_dir(dir: &Path) -> bool {
+    ORACLE_NAMES.iter().any(|n| dir.join(n).is_file())
+}
+
+/// Files of a case that are never its input.
+pub(super) fn is_helper_file(name: &str) -> bool {
+    let stem = name.split('.').next().unwrap_or(name);
+    name.starts_with('.')
+        || name.ends_with(".sh")
+        || name.ends_with(".py")
+        || name.ends_with('~')
+        || matches!(
+            stem.to_ascii_lowercase().as_str(),
+            "provenance" | "readme" | "trigger" | "expected" | "notes" | "license"
+        )
+}
+
+pub(super) fn load_case(dir: &Path) -> Result<Case> {
+    let name = dir
+        .file_name()
+        .and_then(|n| n.to_str())
+        .ok_or_else(|| anyhow!("case folder {} has no UTF-8 name", dir.display()))?
+        .to_string();
+    let oracle = ORACLE_NAMES
+        .iter()
+        .map(|n| dir.join(n))
+        .find(|p| p.is_file())
+        .ok_or_else(|| anyhow!("case {}: no oracle.sh or test.sh", dir.display()))?;
+    let mut candidates = Vec::new();
+    for entry in fs::read_dir(dir)? {
+        let entry = entry?;
+        let file_name = entry.file_name().to_string_lossy().into_owned();
+        if entry.path().is_file() && !is_helper_file(&file_name) {
+            candidates.push(file_name);
+        }
+    }
+    candidates.sort();
+    let pick = |pred: &dyn Fn(&str) -> bool| -> Vec<&String> {
+        candidates.iter().filter(|n| pred(n)).collect()
+    };
+    let orig = pick(&|n| n.contains("-orig."));
+    let input = pick(&|n| n.starts_with("input."));
+    let chosen = if orig.len() == 1 {
+        orig[0]
+    } else if input.len() == 1 {
+        input[0]
+    } else if candidates.len() == 1 {
+        &candidates[0]
+    } else if candidates.is_empty() {
+        bail!("case {}: no input file", dir.display());
+    } else {
+        bail!(
+            "case {}: cannot tell the input among {}; name it input.<ext> or <name>-orig.<ext>",
+            dir.display(),
+            candidates.join(", ")
+        );
+    };
+    Ok(Case {
+        name,
+        input: dir.join(chosen),
+        oracle,
+    })
+}
+
+/// Workspace root (the parent of the xtask crate).
+pub(super) fn workspace_root() -> PathBuf {
+    let xtask = Path::new(env!("CARGO_MANIFEST_DIR"));
+    xtask.parent().unwrap_or(xtask).to_path_buf()
+}
+
+/// `shared/` next to the repository or one of its ancestors (worktrees live one level deeper).
+pub(super) fn shared_dir(root: &Path) -> Option<PathBuf> {
+    root.ancestors()
+        .skip(1)
+        .map(|a| a.join("shared"))
+        .find(|p| p.join("suites").is_dir())
+}
+
+/// Resolve `--suite` to (short name, folder).
+pub(super) fn resolve_suite(root: &Path, suite: &str) -> Result<(String, PathBuf)> {
+    match suite {
+        "fixtures" => Ok(("fixtures".to_string(), root.join("fixtures"))),
+        "jrts" | "perses" | "c-ice" => {
+            let shared = shared_dir(root).ok_or_else(|| {
+                anyhow!(
+                    "--suite {suite}: no shared/suites folder next to {}",
+                    root.display()
+                )
+            })?;
+            Ok((suite.to_string(), shared.join("suites").join(suite)))
+        }
+        path => {
+            let dir = PathBuf::from(path);
+            if !dir.is_dir() {
+                bail!("--suite {path}: not fixtures, jrts, perses, c-ice or a folder");
+            }
+            let name = dir
+                .canonicalize()?
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "suite".to_string());
+            Ok((name, dir))
+        }
+    }
+}
+
+/// The dissertation's name of one of our cases: JRTS folders are named by issue number only.
+pub(super) fn paper_case_name(case: &str) -> String {
+    if !case.is_empty() && case.chars().all(|c| c.is_ascii_digit()) {
+        format!("jerry-{case}")
+    } else {
+        case.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::run::Scratch;
+    use crate::bench::test_util::case_in;
+
+    #[test]
+    fn suites_are_discovered_in_both_layouts() {
+        let dir = Scratch::new("discover").unwrap();
+        let root = dir.path();
+        // Flat layout (jrts, perses) with helper files next to the input.
+        case_in(root, "3299", "3299-orig.js", "#!/bin/sh\n");
+        fs::rename(root.join("3299/oracle.sh"), root.join("3299/test.sh")).unwrap();
+        let perses = root.join("gcc-71626");
+        case_in(root, "gcc-71626", "input.c", "#!/bin/sh\n");
+        fs::write(perses.join("trigger.c"), "int a;").unwrap();
+        fs::write(perses.join("PROVENANCE"), "from somewhere").unwrap();
+        // Nested layout (fixtures/<lang>/<case>) with the paper's file name as the only input.
+        case_in(&root.join("c"), "helloworld", "helloworld.c", "#!/bin/sh\n");
+        fs::create_dir_all(root.join("empty-folder")).unwrap();
+        let cases = discover(root).unwrap();
+        let names: Vec<(&str, String, String)> = cases
+            .iter()
+            .map(|c| {
+                (
+                    c.name.as_str(),
+                    c.input.file_name().unwrap().to_string_lossy().into_owned(),
+                    c.oracle.file_name().unwrap().to_string_lossy().into_owned(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("3299", "3299-orig.js".into(), "test.sh".into()),
+                ("helloworld", "helloworld.c".into(), "oracle.sh".into()),
+                ("gcc-71626", "input.c".into(), "oracle.sh".into()),
+            ]
+        );
+        assert_eq!(cases[0].language(), "javascript");
+        assert_eq!(cases[2].language(), "c");
+
+        // Two candidate inputs and no naming convention: a clear error.
+        let bad = root.join("bad");
+        case_in(root, "bad", "a.c", "#!/bin/sh\n");
+        fs::write(bad.join("b.c"), "int b;").unwrap();
+        let err = discover(root).unwrap_err().to_string();
+        assert!(
+            err.contains("cannot tell the input among a.c, b.c"),
+            "{err}"
+        );
+    }
+}
