@@ -117,7 +117,7 @@ fn unknown_language() {
     let d = setup();
     d.run(&["--test", "ok.sh", "--language", "cobol", "input.txt"])
         .expect_code(6)
-        .expect_stderr("unknown language \"cobol\"; use one of c, javascript, java, text");
+        .expect_stderr("unknown language \"cobol\"; use one of c, cpp, javascript, typescript, java, rust, python, go, text, or --grammar DIR");
     d.write("input.zzz", "x");
     d.run(&["--test", "ok.sh", "input.zzz"])
         .expect_code(6)

@@ -19,6 +19,8 @@ mod signals;
 mod verify;
 // Grammar-aware reduction: C with gcc, JavaScript with node, syntax errors, debug options.
 mod tree;
+// C++, Rust, Python, Go, TypeScript with real oracles; --grammar DIR compiled at run time.
+mod languages;
 // The transformation passes and the joint fixed point, with gcc, node and javac oracles.
 mod passes;
 // Unattended runs: default timeout, no orphans after SIGKILL, --resume, flaky oracles,

@@ -6,11 +6,16 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
 
-/// (directory under grammars/, grammar crate name)
-const GRAMMARS: &[(&str, &str)] = &[
-    ("c", "tree-sitter-c"),
-    ("javascript", "tree-sitter-javascript"),
-    ("java", "tree-sitter-java"),
+/// (directory under grammars/, grammar crate name, folder of the crate with grammar.json)
+const GRAMMARS: &[(&str, &str, &str)] = &[
+    ("c", "tree-sitter-c", "src"),
+    ("cpp", "tree-sitter-cpp", "src"),
+    ("javascript", "tree-sitter-javascript", "src"),
+    ("typescript", "tree-sitter-typescript", "typescript/src"),
+    ("java", "tree-sitter-java", "src"),
+    ("rust", "tree-sitter-rust", "src"),
+    ("python", "tree-sitter-python", "src"),
+    ("go", "tree-sitter-go", "src"),
 ];
 
 pub fn run(args: &[String]) -> anyhow::Result<()> {
@@ -41,7 +46,7 @@ fn generate(check: bool) -> anyhow::Result<Vec<String>> {
     let root = workspace_root();
     let crates = grammar_crate_dirs(&root)?;
     let mut stale = Vec::new();
-    for (dir, krate) in GRAMMARS {
+    for (dir, krate, src) in GRAMMARS {
         let crate_dir = crates
             .iter()
             .find(|(name, _)| name == krate)
@@ -50,8 +55,8 @@ fn generate(check: bool) -> anyhow::Result<Vec<String>> {
         let read = |p: PathBuf| {
             std::fs::read_to_string(&p).with_context(|| format!("reading {}", p.display()))
         };
-        let grammar_json = read(crate_dir.join("src/grammar.json"))?;
-        let node_types_json = read(crate_dir.join("src/node-types.json"))?;
+        let grammar_json = read(crate_dir.join(src).join("grammar.json"))?;
+        let node_types_json = read(crate_dir.join(src).join("node-types.json"))?;
         let overrides_toml = read(root.join("grammars").join(dir).join("overrides.toml"))?;
         let files = treedd_tree::generate_tables(&treedd_tree::GrammarSources {
             grammar_json: &grammar_json,
@@ -81,6 +86,15 @@ fn ensure_file_contents(path: &Path, contents: &str, check: bool) -> anyhow::Res
     Ok(true)
 }
 
+/// The source directory of one of the grammar crates (for `bench micro`).
+pub fn grammar_crate_dir(name: &str) -> anyhow::Result<PathBuf> {
+    grammar_crate_dirs(&workspace_root())?
+        .into_iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, dir)| dir)
+        .with_context(|| format!("{name} is not a dependency of the workspace"))
+}
+
 /// (package name, source directory) of the tree-sitter grammar crates.
 fn grammar_crate_dirs(root: &Path) -> anyhow::Result<Vec<(String, PathBuf)>> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
@@ -102,7 +116,7 @@ fn grammar_crate_dirs(root: &Path) -> anyhow::Result<Vec<(String, PathBuf)>> {
         let (Some(name), Some(manifest)) = (p["name"].as_str(), p["manifest_path"].as_str()) else {
             continue;
         };
-        if GRAMMARS.iter().any(|(_, k)| *k == name) {
+        if GRAMMARS.iter().any(|(_, k, _)| *k == name) {
             if let Some(dir) = Path::new(manifest).parent() {
                 dirs.push((name.to_string(), dir.to_path_buf()));
             }

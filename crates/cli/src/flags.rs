@@ -93,9 +93,15 @@ pub struct Args {
     #[arg(short = 'q', long, help_heading = "OUTPUT")]
     pub quiet: bool,
 
-    /// c, javascript, java or text [default: from INPUT's extension]
+    /// c, cpp, javascript, typescript, java, rust, python, go or text [default: from INPUT's extension]
     #[arg(short = 'l', long, value_name = "LANG", help_heading = "REDUCTION")]
     pub language: Option<String>,
+
+    /// A tree-sitter grammar to parse INPUT with: a directory with src/parser.c,
+    /// src/grammar.json and src/node-types.json (compiled once with $CC into the cache,
+    /// $TREEDD_CACHE_DIR or ~/.cache/treedd), or a prebuilt .so beside the two JSON files
+    #[arg(long, value_name = "DIR", help_heading = "REDUCTION")]
+    pub grammar: Option<PathBuf>,
 
     /// Units of text reduction (text language or --algorithm ddmin) [default: line+char]
     #[arg(long, value_enum, help_heading = "REDUCTION")]

@@ -107,22 +107,32 @@ struct Plan {
 
 impl Plan {
     fn from_args(args: &Args) -> anyhow::Result<Plan> {
-        let lang = match &args.language {
-            Some(name) => Lang::from_name(name).ok_or_else(|| {
+        if args.grammar.is_some() && args.language.is_some() {
+            return Err(Fatal::new(
+                exit::CONFLICT,
+                "--grammar and --language both choose the language; give one".to_string(),
+            )
+            .into());
+        }
+        // A run-time grammar is loaded (and maybe compiled) after every conflict check.
+        let lang = match (&args.grammar, &args.language) {
+            (Some(_), _) => None,
+            (None, Some(name)) => Some(Lang::from_name(name).ok_or_else(|| {
                 Fatal::new(
                     exit::LANGUAGE,
-                    format!("unknown language {name:?}; use one of c, javascript, java, text"),
+                    format!("unknown language {name:?}; use one of {}, or --grammar DIR", Lang::names()),
                 )
-            })?,
-            None => Lang::from_path(&args.input).ok_or_else(|| {
+            })?),
+            (None, None) => Some(Lang::from_path(&args.input).ok_or_else(|| {
                 Fatal::new(
                     exit::LANGUAGE,
                     format!(
-                        "cannot tell the language of {} from its extension; use --language c|javascript|java|text",
-                        args.input.display()
+                        "cannot tell the language of {} from its extension; use --language {} (or --grammar DIR)",
+                        args.input.display(),
+                        Lang::names().replace(", ", "|")
                     ),
                 )
-            })?,
+            })?),
         };
         let conflict = |msg: String| Fatal::new(exit::CONFLICT, msg);
         if args.no_subsets && args.no_complements {
@@ -132,8 +142,8 @@ impl Plan {
             .into());
         }
         let preset = args.preset.unwrap_or(Preset::Balanced);
-        let text = lang == Lang::Text || args.algorithm == Some(Algorithm::Ddmin);
-        if lang == Lang::Text {
+        let text = lang == Some(Lang::Text) || args.algorithm == Some(Algorithm::Ddmin);
+        if lang == Some(Lang::Text) {
             if let Some(a) = args.algorithm.filter(|&a| a != Algorithm::Ddmin) {
                 return Err(conflict(format!(
                     "--algorithm {} needs a grammar, but the language is text",
@@ -178,7 +188,7 @@ impl Plan {
         } else if args.unit.is_some() {
             return Err(conflict(format!(
                 "--unit applies to text reduction only (--language text or --algorithm ddmin), but the language is {}",
-                lang.name()
+                lang.map_or("given by --grammar", Lang::name)
             ))
             .into());
         }
@@ -208,6 +218,11 @@ impl Plan {
             let (a, h) = preset_defaults(preset);
             (args.algorithm.unwrap_or(a), args.hoist.unwrap_or(h))
         };
+        let lang = match (lang, &args.grammar) {
+            (Some(lang), _) => lang,
+            (None, Some(dir)) => load_grammar(dir)?,
+            (None, None) => unreachable!("no language and no grammar"),
+        };
         Ok(Plan {
             lang,
             algorithm,
@@ -217,6 +232,21 @@ impl Plan {
             output,
         })
     }
+}
+
+/// `--grammar DIR`: compile (once, cached) and load a tree-sitter grammar.
+fn load_grammar(dir: &Path) -> anyhow::Result<Lang> {
+    let cache = treedd_tree::default_cache_dir();
+    let loaded = treedd_tree::load_grammar(dir, &cache)
+        .map_err(|e| Fatal::new(exit::LANGUAGE, format!("--grammar {}: {e}", dir.display())))?;
+    if loaded.compiled {
+        eprintln!(
+            "treedd: compiled grammar {} into {} (cached for the next runs)",
+            loaded.lang.name(),
+            loaded.library.display()
+        );
+    }
+    Ok(loaded.lang)
 }
 
 /// The tree configuration a preset stands for (chosen by the reduction crate from its

@@ -7,102 +7,190 @@ use crate::replace::{parse_positions, parse_replacements};
 use crate::Error;
 
 mod c;
+mod cpp;
+mod go;
 mod java;
 mod javascript;
+mod python;
+mod rust;
+mod typescript;
 
-/// The input languages treedd knows.
+/// The input languages treedd knows: the built-in grammars, plain text, and grammars
+/// loaded at run time (`--grammar DIR`, see [`Lang::load`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Lang {
     C,
+    Cpp,
     JavaScript,
+    TypeScript,
     Java,
+    Rust,
+    Python,
+    Go,
     /// No grammar: reduced by line/character ddmin.
     Text,
+    /// A grammar compiled and loaded at run time; lives for the rest of the process.
+    Loaded(&'static Grammar),
 }
 
+/// One built-in language: its `--language` names (the first is canonical), the file
+/// extensions that imply it, and its tables (`lang/<x>.rs`).
+pub(crate) struct Builtin {
+    pub lang: Lang,
+    pub names: &'static [&'static str],
+    pub extensions: &'static [&'static str],
+    pub spec: fn() -> Spec<'static>,
+}
+
+/// The registration list: one line per built-in grammar.
+const BUILTINS: &[Builtin] = &[
+    c::BUILTIN,
+    cpp::BUILTIN,
+    javascript::BUILTIN,
+    typescript::BUILTIN,
+    java::BUILTIN,
+    rust::BUILTIN,
+    python::BUILTIN,
+    go::BUILTIN,
+];
+
 impl Lang {
+    /// The built-in languages and text (not the run-time grammars).
     pub fn all() -> &'static [Lang] {
-        &[Lang::C, Lang::JavaScript, Lang::Java, Lang::Text]
+        &[
+            Lang::C,
+            Lang::Cpp,
+            Lang::JavaScript,
+            Lang::TypeScript,
+            Lang::Java,
+            Lang::Rust,
+            Lang::Python,
+            Lang::Go,
+            Lang::Text,
+        ]
     }
 
-    /// The name used by `--language`.
+    fn builtin(self) -> Option<(usize, &'static Builtin)> {
+        BUILTINS.iter().enumerate().find(|(_, b)| b.lang == self)
+    }
+
+    /// The name used by `--language` (a run-time grammar's `name` in grammar.json).
     pub fn name(self) -> &'static str {
         match self {
-            Lang::C => "c",
-            Lang::JavaScript => "javascript",
-            Lang::Java => "java",
             Lang::Text => "text",
+            Lang::Loaded(g) => g.name(),
+            _ => self.builtin().map_or("?", |(_, b)| b.names[0]),
         }
+    }
+
+    /// Comma-separated names of the built-in languages, for messages.
+    pub fn names() -> String {
+        let mut names: Vec<&str> = BUILTINS.iter().map(|b| b.names[0]).collect();
+        names.push("text");
+        names.join(", ")
     }
 
     pub fn from_name(name: &str) -> Option<Lang> {
-        match name.to_ascii_lowercase().as_str() {
-            "c" => Some(Lang::C),
-            "javascript" | "js" => Some(Lang::JavaScript),
-            "java" => Some(Lang::Java),
-            "text" | "txt" => Some(Lang::Text),
-            _ => None,
+        let name = name.to_ascii_lowercase();
+        if name == "text" || name == "txt" {
+            return Some(Lang::Text);
         }
+        BUILTINS
+            .iter()
+            .find(|b| b.names.contains(&name.as_str()))
+            .map(|b| b.lang)
     }
 
     /// The language implied by a file's extension, if any.
     pub fn from_path(path: &Path) -> Option<Lang> {
         let ext = path.extension()?.to_str()?.to_ascii_lowercase();
-        match ext.as_str() {
-            "c" | "h" => Some(Lang::C),
-            "js" | "mjs" | "cjs" => Some(Lang::JavaScript),
-            "java" => Some(Lang::Java),
-            "txt" => Some(Lang::Text),
-            _ => None,
+        if ext == "txt" {
+            return Some(Lang::Text);
         }
+        BUILTINS
+            .iter()
+            .find(|b| b.extensions.contains(&ext.as_str()))
+            .map(|b| b.lang)
     }
 
     /// True for languages with a grammar (everything but [`Lang::Text`]).
     pub fn has_grammar(self) -> bool {
-        self.spec().is_some()
-    }
-
-    fn spec(self) -> Option<Spec> {
-        match self {
-            Lang::C => Some(c::spec()),
-            Lang::JavaScript => Some(javascript::spec()),
-            Lang::Java => Some(java::spec()),
-            Lang::Text => None,
-        }
+        self != Lang::Text
     }
 
     /// The loaded grammar data (tree-sitter language + tables), built once per process.
     pub(crate) fn data(self) -> Result<&'static LangData, Error> {
-        static C: OnceLock<LangData> = OnceLock::new();
-        static JS: OnceLock<LangData> = OnceLock::new();
-        static JAVA: OnceLock<LangData> = OnceLock::new();
-        let cell = match self {
-            Lang::C => &C,
-            Lang::JavaScript => &JS,
-            Lang::Java => &JAVA,
-            Lang::Text => return Err(Error::NoGrammar(self.name())),
-        };
-        let spec = self.spec().ok_or(Error::NoGrammar(self.name()))?;
-        Ok(cell.get_or_init(|| LangData::new(spec)))
+        static DATA: [OnceLock<LangData>; BUILTINS.len()] =
+            [const { OnceLock::new() }; BUILTINS.len()];
+        if let Lang::Loaded(g) = self {
+            return Ok(g.data());
+        }
+        let (i, b) = self.builtin().ok_or(Error::NoGrammar(self.name()))?;
+        Ok(DATA[i].get_or_init(|| {
+            LangData::new((b.spec)())
+                .unwrap_or_else(|e| panic!("built-in grammar data is broken: {e}"))
+        }))
+    }
+}
+
+/// A grammar loaded at run time: its name (from grammar.json) and derived tables.
+pub struct Grammar {
+    name: &'static str,
+    data: LangData,
+}
+
+impl Grammar {
+    pub(crate) fn new(name: &'static str, data: LangData) -> Grammar {
+        Grammar { name, data }
+    }
+
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    pub(crate) fn data(&'static self) -> &'static LangData {
+        &self.data
+    }
+}
+
+impl std::fmt::Debug for Grammar {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Grammar({})", self.name)
+    }
+}
+
+/// Identity: each loaded grammar is its own language.
+impl PartialEq for Grammar {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self, other)
+    }
+}
+
+impl Eq for Grammar {}
+
+impl std::hash::Hash for Grammar {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        (self as *const Grammar).hash(state)
     }
 }
 
 /// What one language registers (see `lang/<x>.rs`). The tables are files under
 /// `grammars/<lang>/`: `replacements.tsv` and `positions.tsv` are generated by
-/// `cargo xtask codegen`; `compatible.txt` and `flatten.txt` are written by hand.
-pub(crate) struct Spec {
+/// `cargo xtask codegen`; `compatible.txt`, `flatten.txt` and `passes.toml` are written by
+/// hand.
+pub(crate) struct Spec<'a> {
     /// The language's name (for messages about its data files).
-    pub name: &'static str,
+    pub name: &'a str,
     pub language: tree_sitter::Language,
-    pub replacements: &'static str,
-    pub positions: &'static str,
+    pub replacements: &'a str,
+    pub positions: &'a str,
     /// Lines of kinds that may stand for each other when hoisting.
-    pub compatible: &'static str,
+    pub compatible: &'a str,
     /// Lines `kinds... [; links...]`: families of kinds whose nested chains are flattened,
     /// and link kinds a chain may pass through (`else_clause` between `if_statement`s).
-    pub flatten: &'static str,
+    pub flatten: &'a str,
     /// The transformation passes' data (`passes.toml`, see `crate::facts`).
-    pub passes: &'static str,
+    pub passes: &'a str,
 }
 
 /// Kind ids: tree-sitter's canonical ids `0..n`, then ERROR = `n`, then for every kind `k`
@@ -135,7 +223,7 @@ pub(crate) struct LangData {
 }
 
 impl LangData {
-    fn new(spec: Spec) -> LangData {
+    pub(crate) fn new(spec: Spec<'_>) -> Result<LangData, String> {
         let ts = spec.language;
         let n = ts.node_kind_count();
         let mut names: Vec<Box<str>> = Vec::with_capacity(2 * n + 2);
@@ -237,9 +325,8 @@ impl LangData {
             .filter(|&k| !named[k] && is_word(&names[k]))
             .map(|k| names[k].to_string())
             .collect::<Vec<_>>();
-        let passes = PassData::new(spec.name, spec.passes, &ts, keywords.into_iter())
-            .unwrap_or_else(|e| panic!("built-in grammar data is broken: {e}"));
-        LangData {
+        let passes = PassData::new(spec.name, spec.passes, &ts, keywords.into_iter())?;
+        Ok(LangData {
             ts,
             names,
             named,
@@ -252,7 +339,7 @@ impl LangData {
             family,
             link,
             passes,
-        }
+        })
     }
 
     /// Canonical kind id of a tree-sitter node.
@@ -317,7 +404,12 @@ mod tests {
                         Lang::C => b"int main(void) { return 0; }\n",
                         Lang::JavaScript => b"let x = 1 + 2;\n",
                         Lang::Java => b"class A { void f() {} }\n",
-                        Lang::Text => unreachable!(),
+                        Lang::Cpp => b"template <class T> T f(T a) { return a; }\n",
+                        Lang::TypeScript => b"let x: number = 1 + 2;\n",
+                        Lang::Rust => b"fn main() { let x: u8 = 1 + 2; }\n",
+                        Lang::Python => b"def f(a):\n    return a + 1\n",
+                        Lang::Go => b"package main\n\nfunc main() { x := 1 + 2; _ = x }\n",
+                        Lang::Text | Lang::Loaded(_) => unreachable!(),
                     };
                     let tree = crate::RTree::build(lang, src).unwrap();
                     assert_eq!(tree.unparse(), src);
@@ -344,7 +436,13 @@ mod tests {
             Some(Lang::JavaScript)
         );
         assert_eq!(Lang::from_path(Path::new("x.h")), Some(Lang::C));
-        assert_eq!(Lang::from_path(Path::new("x.rs")), None);
+        assert_eq!(Lang::from_path(Path::new("x.rs")), Some(Lang::Rust));
+        assert_eq!(Lang::from_path(Path::new("x.cc")), Some(Lang::Cpp));
+        assert_eq!(Lang::from_path(Path::new("x.py")), Some(Lang::Python));
+        assert_eq!(Lang::from_path(Path::new("x.go")), Some(Lang::Go));
+        assert_eq!(Lang::from_path(Path::new("x.ts")), Some(Lang::TypeScript));
+        assert_eq!(Lang::from_path(Path::new("x.lua")), None);
+        assert_eq!(Lang::from_name("C++"), Some(Lang::Cpp));
     }
 }
 

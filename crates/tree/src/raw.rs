@@ -23,7 +23,7 @@ pub(crate) struct Raw {
 }
 
 impl Raw {
-    pub fn new(data: &LangData, tree: &tree_sitter::Tree) -> Raw {
+    pub fn new(data: &LangData, tree: &tree_sitter::Tree, src: &[u8]) -> Raw {
         let mut raw = Raw {
             kind: Vec::new(),
             named: Vec::new(),
@@ -58,7 +58,17 @@ impl Raw {
                     Some(&p) if node.is_extra() || node.is_error() => (p, 1),
                     Some(&p) => (p, data.position_class(raw.kind[p as usize], field, kind)),
                 };
-                let leaf = node.child_count() == 0 && !is_root;
+                // A node whose children leave text at its end uncovered (Rust's
+                // `// comment`: only the `//` is a child) is one token.
+                let uncovered = || {
+                    let n = node.child_count();
+                    let Some(last) = node.child((n.max(1) - 1) as _) else {
+                        return false;
+                    };
+                    let tail = src.get(last.end_byte()..end as usize).unwrap_or(&[]);
+                    tail.iter().any(|b| !b.is_ascii_whitespace())
+                };
+                let leaf = !is_root && (node.child_count() == 0 || uncovered());
                 raw.kind.push(kind);
                 raw.named.push(node.is_named());
                 raw.extra.push(node.is_extra());

@@ -15,6 +15,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde_json::Value;
 
+use crate::sample::sample_regex;
+
 /// Inputs of the table generator for one language.
 pub struct GrammarSources<'a> {
     pub grammar_json: &'a str,
@@ -29,6 +31,7 @@ pub fn generate(src: &GrammarSources<'_>) -> Result<Vec<(&'static str, String)>,
     let node_types: Value =
         serde_json::from_str(src.node_types_json).map_err(|e| format!("node-types.json: {e}"))?;
     let overrides = parse_overrides(src.overrides_toml)?;
+    let position_overrides = parse_position_overrides(src.overrides_toml)?;
     let named_kinds = named_kinds(&node_types);
     let mins = minimal_strings(&grammar, &overrides)?;
 
@@ -38,8 +41,9 @@ pub fn generate(src: &GrammarSources<'_>) -> Result<Vec<(&'static str, String)>,
          # kind<TAB>replacement (escaped: \\\\ \\t \\n \\r)\n",
     );
     let mut missing = Vec::new();
+    let own_text = parse_own_text(src.overrides_toml);
     for kind in &named_kinds {
-        match mins.get(kind.as_str()) {
+        match mins.get(kind.as_str()).filter(|_| !own_text.contains(kind)) {
             Some(s) => {
                 repl.push_str(kind);
                 repl.push('\t');
@@ -64,12 +68,36 @@ pub fn generate(src: &GrammarSources<'_>) -> Result<Vec<(&'static str, String)>,
     );
     let occurrences = occurrences(&grammar);
     for (parent, field, required, multiple) in positions(&node_types) {
+        // Unnamed children that the rule never makes optional or repeated (Python's
+        // `a < b < c`, `x if c else y`) are required, whatever node-types.json says.
+        let unnamed_required = || {
+            let prefix = (parent.clone(), "*".to_string());
+            let mut any = false;
+            for ((p, key), states) in occurrences.range(prefix..) {
+                if *p != parent || !key.starts_with('*') {
+                    break;
+                }
+                any = true;
+                if states
+                    .iter()
+                    .any(|s| matches!(s, Occurrence::Alone | Occurrence::Several))
+                {
+                    return false;
+                }
+            }
+            any
+        };
         let class = match occurrences.get(&(parent.clone(), field.clone())) {
             Some(states) if field != "*" => class_of(states),
+            _ if field == "*" && unnamed_required() => 0,
             _ if !required => 1,
             _ if multiple => 2,
             _ => 0,
         };
+        let class = position_overrides
+            .get(&(parent.clone(), field.clone()))
+            .copied()
+            .unwrap_or(class);
         pos.push_str(&format!("{parent}\t{field}\t{class}\n"));
         if field == "*" {
             // Unnamed children mix list items with parts of inlined hidden rules: a
@@ -86,7 +114,66 @@ pub fn generate(src: &GrammarSources<'_>) -> Result<Vec<(&'static str, String)>,
             }
         }
     }
+    // Overrides of child kinds the grammar does not list for the parent (Go's
+    // `make(chan int)`: the type is reached through a supertype).
+    let mut extra: Vec<_> = position_overrides
+        .iter()
+        .filter(|((p, f), _)| f.starts_with('*') && !pos.contains(&format!("{p}\t{f}\t")))
+        .collect();
+    extra.sort();
+    for ((parent, key), class) in extra {
+        pos.push_str(&format!("{parent}\t{key}\t{class}\n"));
+    }
     Ok(vec![("replacements.tsv", repl), ("positions.tsv", pos)])
+}
+
+/// A `compatible.txt` derived from node-types.json: one line per supertype
+/// (`_expression`, `_statement`, ...) with its visible subtypes, for grammars that bring no
+/// hand-written one (`--grammar`).
+pub(crate) fn supertype_groups(node_types_json: &str) -> String {
+    let Ok(node_types) = serde_json::from_str::<Value>(node_types_json) else {
+        return String::new();
+    };
+    let supertypes: BTreeMap<&str, Vec<(&str, bool)>> = node_types
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|t| {
+            let subtypes = t["subtypes"].as_array()?;
+            let kinds = subtypes
+                .iter()
+                .filter_map(|s| Some((s["type"].as_str()?, s["named"] == true)))
+                .collect();
+            Some((t["type"].as_str()?, kinds))
+        })
+        .collect();
+    // Nested supertypes (`expression` > `primary_expression`) expand to their kinds.
+    let mut groups: Vec<BTreeSet<&str>> = Vec::new();
+    for &top in supertypes.keys() {
+        let mut kinds = BTreeSet::new();
+        let mut seen = BTreeSet::from([top]);
+        let mut stack = vec![top];
+        while let Some(sup) = stack.pop() {
+            for &(kind, named) in &supertypes[sup] {
+                if supertypes.contains_key(kind) {
+                    if seen.insert(kind) {
+                        stack.push(kind);
+                    }
+                } else if named {
+                    kinds.insert(kind);
+                }
+            }
+        }
+        groups.push(kinds);
+    }
+    // A kind in several groups belongs to the last line: the largest group wins.
+    groups.sort_by_key(BTreeSet::len);
+    let mut out = String::from("# derived from the supertypes of node-types.json\n");
+    for kinds in groups.iter().filter(|g| !g.is_empty()) {
+        out.push_str(&kinds.iter().copied().collect::<Vec<_>>().join(" "));
+        out.push('\n');
+    }
+    out
 }
 
 fn named_kinds(node_types: &Value) -> BTreeSet<String> {
@@ -225,11 +312,7 @@ fn occurrences(grammar: &Value) -> BTreeMap<(String, String), BTreeSet<Occurrenc
                     let members = rule["members"].as_array().map(Vec::as_slice).unwrap_or(&[]);
                     // A token next to the child (other than a list comma) goes or stays
                     // with it, so the child is not removable on its own.
-                    let tied = members.iter().any(|m| match m["type"].as_str() {
-                        Some("STRING") => m["value"] != ",",
-                        Some("PATTERN" | "TOKEN" | "IMMEDIATE_TOKEN") => true,
-                        _ => false,
-                    });
+                    let tied = members.iter().any(is_token_rule);
                     let inner = if tied && matches!(state, Alone | Several) {
                         Tied
                     } else {
@@ -249,12 +332,62 @@ fn occurrences(grammar: &Value) -> BTreeMap<(String, String), BTreeSet<Occurrenc
     out
 }
 
+/// A rule that only matches a token (other than a list comma), possibly a field of
+/// tokens (`field('operator', choice('<', '=='))`) or a choice of tokens (`choice('=',
+/// ':=')`). A choice that offers a separator (Go's `choice('\n', ';')` between statements)
+/// is not a tie.
+fn is_token_rule(rule: &Value) -> bool {
+    match rule["type"].as_str() {
+        Some("STRING") => rule["value"] != ",",
+        Some("PATTERN" | "TOKEN" | "IMMEDIATE_TOKEN") => true,
+        Some("FIELD") => is_token_choice(&rule["content"]),
+        Some("PREC" | "PREC_LEFT" | "PREC_RIGHT" | "PREC_DYNAMIC") => {
+            is_token_rule(&rule["content"])
+        }
+        Some("CHOICE") => {
+            let separator = |m: &Value| {
+                m["type"] == "STRING"
+                    && matches!(m["value"].as_str(), Some("," | ";" | "\n" | "\r\n" | "\0"))
+            };
+            is_token_choice(rule)
+                && !rule["members"]
+                    .as_array()
+                    .is_some_and(|ms| ms.iter().any(separator))
+        }
+        _ => false,
+    }
+}
+
+fn is_token_choice(rule: &Value) -> bool {
+    match rule["type"].as_str() {
+        Some("STRING" | "PATTERN" | "TOKEN" | "IMMEDIATE_TOKEN") => true,
+        Some("ALIAS") => rule["named"] != true,
+        Some("PREC" | "PREC_LEFT" | "PREC_RIGHT" | "PREC_DYNAMIC") => {
+            is_token_choice(&rule["content"])
+        }
+        Some("CHOICE") => rule["members"].as_array().is_some_and(|ms| {
+            !ms.is_empty()
+                && ms
+                    .iter()
+                    .all(|m| m["type"] != "BLANK" && is_token_choice(m))
+        }),
+        _ => false,
+    }
+}
+
 /// `name = "text"` lines of an overrides.toml (comments and `[section]` headers ignored).
 pub fn parse_overrides(text: &str) -> Result<HashMap<String, String>, String> {
     let mut out = HashMap::new();
+    let mut section = "";
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
+        if line.starts_with('[') {
+            section = line;
+        }
         if line.is_empty() || line.starts_with('#') || line.starts_with('[') {
+            continue;
+        }
+        if section == "[positions]" || section == "[own-text]" {
             continue;
         }
         let err = || format!("overrides.toml line {}: expected name = \"text\"", i + 1);
@@ -269,6 +402,57 @@ pub fn parse_overrides(text: &str) -> Result<HashMap<String, String>, String> {
         );
     }
     Ok(out)
+}
+
+/// `"parent/field" = class` lines of the `[positions]` section of an overrides.toml: child
+/// positions whose class node-types.json gets wrong for reduction (Rust's doc comment
+/// text may not vanish with its line break).
+pub fn parse_position_overrides(text: &str) -> Result<HashMap<(String, String), u8>, String> {
+    let mut out = HashMap::new();
+    let mut section = "";
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            section = line;
+            continue;
+        }
+        if section != "[positions]" || line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let err = || {
+            format!(
+                "overrides.toml line {}: expected \"parent/field\" = 0|1|2",
+                i + 1
+            )
+        };
+        let (key, class) = line.split_once('=').ok_or_else(err)?;
+        let (parent, field) = key
+            .trim()
+            .trim_matches('"')
+            .split_once('/')
+            .ok_or_else(err)?;
+        let class: u8 = class.trim().parse().map_err(|_| err())?;
+        out.insert((parent.to_string(), field.to_string()), class);
+    }
+    Ok(out)
+}
+
+/// Kinds listed in the `[own-text]` section of an overrides.toml (`name = true`): their
+/// override is used to derive their parents, but a pruned node of that kind keeps its own
+/// text (Python's `string_start` may be `"""` or `f'`: no one replacement fits all).
+pub fn parse_own_text(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut section = "";
+    for line in text.lines().map(str::trim) {
+        if line.starts_with('[') {
+            section = line;
+        } else if section == "[own-text]" && !line.starts_with('#') {
+            if let Some((name, _)) = line.split_once('=') {
+                out.push(name.trim().trim_matches('"').to_string());
+            }
+        }
+    }
+    out
 }
 
 /// Shortest derivations of all rules and aliases of a grammar.json.
@@ -369,172 +553,6 @@ fn derive(rule: &Value, min: &HashMap<String, String>, in_token: bool) -> Option
             derive(&rule["content"], min, in_token)
         }
         _ => None,
-    }
-}
-
-/// A shortest string matching a tree-sitter regex (the subset grammars use: alternation,
-/// groups, classes, escapes, quantifiers). None if the pattern is not understood.
-pub(crate) fn sample_regex(pattern: &str) -> Option<String> {
-    let chars: Vec<char> = pattern.chars().collect();
-    let mut pos = 0;
-    let s = regex_alt(&chars, &mut pos)?;
-    (pos == chars.len()).then_some(s)
-}
-
-fn regex_alt(c: &[char], pos: &mut usize) -> Option<String> {
-    let mut best = regex_seq(c, pos)?;
-    while *pos < c.len() && c[*pos] == '|' {
-        *pos += 1;
-        let s = regex_seq(c, pos)?;
-        if s.len() < best.len() {
-            best = s;
-        }
-    }
-    Some(best)
-}
-
-fn regex_seq(c: &[char], pos: &mut usize) -> Option<String> {
-    let mut out = String::new();
-    while *pos < c.len() && c[*pos] != '|' && c[*pos] != ')' {
-        let atom = match c[*pos] {
-            '(' => {
-                *pos += 1;
-                if c.get(*pos) == Some(&'?') {
-                    *pos += 2; // (?:
-                }
-                let s = regex_alt(c, pos)?;
-                if c.get(*pos) != Some(&')') {
-                    return None;
-                }
-                *pos += 1;
-                s
-            }
-            '[' => regex_class(c, pos)?,
-            '\\' => {
-                *pos += 1;
-                regex_escape(c, pos)?.to_string()
-            }
-            '.' => {
-                *pos += 1;
-                "a".to_string()
-            }
-            '^' | '$' => {
-                *pos += 1;
-                String::new()
-            }
-            ch => {
-                *pos += 1;
-                ch.to_string()
-            }
-        };
-        // Quantifier: take the minimum repetition count.
-        let reps = match c.get(*pos) {
-            Some('*') | Some('?') => {
-                *pos += 1;
-                0
-            }
-            Some('+') => {
-                *pos += 1;
-                1
-            }
-            Some('{') => {
-                let close = c[*pos..].iter().position(|&x| x == '}')? + *pos;
-                let inner: String = c[*pos + 1..close].iter().collect();
-                *pos = close + 1;
-                inner.split(',').next()?.trim().parse::<usize>().ok()?
-            }
-            _ => 1,
-        };
-        if matches!(c.get(*pos), Some('?') | Some('+')) {
-            *pos += 1; // lazy / possessive marker
-        }
-        out.push_str(&atom.repeat(reps));
-    }
-    Some(out)
-}
-
-/// The character of an escape after the backslash (`\d` -> '0', `\n` -> newline, ...).
-fn regex_escape(c: &[char], pos: &mut usize) -> Option<char> {
-    let e = *c.get(*pos)?;
-    *pos += 1;
-    Some(match e {
-        'd' => '0',
-        'w' => 'a',
-        's' => ' ',
-        'n' => '\n',
-        'r' => '\r',
-        't' => '\t',
-        'f' => '\x0c',
-        'v' => '\x0b',
-        '0' => '\0',
-        'p' | 'P' => {
-            if c.get(*pos) == Some(&'{') {
-                *pos = c[*pos..].iter().position(|&x| x == '}')? + *pos + 1;
-            } else {
-                *pos += 1;
-            }
-            'a'
-        }
-        'u' | 'x' => {
-            let (start, end) = if c.get(*pos) == Some(&'{') {
-                let close = c[*pos..].iter().position(|&x| x == '}')? + *pos;
-                (*pos + 1, close)
-            } else {
-                let n = if e == 'u' { 4 } else { 2 };
-                (*pos, (*pos + n).min(c.len()))
-            };
-            let hex: String = c[start..end].iter().collect();
-            *pos = if c.get(start.wrapping_sub(1)) == Some(&'{') {
-                end + 1
-            } else {
-                end
-            };
-            char::from_u32(u32::from_str_radix(&hex, 16).ok()?)?
-        }
-        other => other,
-    })
-}
-
-fn regex_class(c: &[char], pos: &mut usize) -> Option<String> {
-    *pos += 1; // [
-    let negated = c.get(*pos) == Some(&'^');
-    if negated {
-        *pos += 1;
-    }
-    let mut members: Vec<char> = Vec::new();
-    let mut first = true;
-    while *pos < c.len() && (c[*pos] != ']' || first) {
-        first = false;
-        let ch = if c[*pos] == '\\' {
-            *pos += 1;
-            regex_escape(c, pos)?
-        } else {
-            *pos += 1;
-            c[*pos - 1]
-        };
-        // Ranges a-z: the start stands for the range.
-        if c.get(*pos) == Some(&'-') && c.get(*pos + 1).is_some_and(|&x| x != ']') {
-            *pos += 1;
-            if c[*pos] == '\\' {
-                *pos += 1;
-                regex_escape(c, pos)?;
-            } else {
-                *pos += 1;
-            }
-        }
-        members.push(ch);
-    }
-    if c.get(*pos) != Some(&']') {
-        return None;
-    }
-    *pos += 1;
-    if negated {
-        ['a', 'x', '0', '_', ' ']
-            .into_iter()
-            .find(|x| !members.contains(x))
-            .map(String::from)
-    } else {
-        members.first().map(|&x| x.to_string())
     }
 }
 
@@ -708,7 +726,16 @@ pub(crate) mod tests {
             e.0 += q.ok;
             e.1 += q.tested;
         }
-        for lang in ["c", "javascript", "java"] {
+        for lang in [
+            "c",
+            "cpp",
+            "javascript",
+            "typescript",
+            "java",
+            "rust",
+            "python",
+            "go",
+        ] {
             let (ok, tested) = per_lang.get(lang).copied().unwrap_or_default();
             let rate = ok as f64 / tested.max(1) as f64;
             eprintln!(
@@ -726,6 +753,12 @@ pub(crate) mod tests {
         assert_eq!(o["a"], "x\ny");
         assert_eq!(o["b"], "");
         assert!(parse_overrides("a = x").is_err());
+        let p = parse_position_overrides("a = \"x\"\n[positions]\n\"p/f\" = 0\n").unwrap();
+        assert_eq!(p[&("p".to_string(), "f".to_string())], 0);
+        assert_eq!(
+            parse_overrides("[positions]\n\"p/f\" = 0\n").unwrap().len(),
+            0
+        );
         assert_eq!(unescape(&escape("a\tb\\c\n\"")).unwrap(), "a\tb\\c\n\"");
     }
 }

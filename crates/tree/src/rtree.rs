@@ -105,7 +105,7 @@ impl RTree {
         }
         let ts_tree = parse::parse(lang, src)?;
         let errors = parse::error_nodes(&ts_tree);
-        let raw = Raw::new(data, &ts_tree);
+        let raw = Raw::new(data, &ts_tree, src);
         drop(ts_tree);
         let mut tree = RTree {
             lang,

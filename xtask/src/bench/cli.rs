@@ -11,6 +11,7 @@ use super::config::{Config, Peer};
 pub(super) const USAGE: &str = "\
 usage: cargo xtask bench [OPTIONS]
        cargo xtask bench micro [--treedd PATH] [--publish]
+       cargo xtask bench micro-grammar [--treedd PATH]   (only the --grammar figures)
 
 Options:
   --suite NAME|PATH     fixtures (default), jrts, perses, c-ice (from ../shared/suites) or a

@@ -51,6 +51,22 @@ use tables::{cases_of, index};
 
 /// Entry point of `cargo xtask bench ARGS`.
 pub fn main(args: &[String]) -> Result<()> {
+    // `bench micro-grammar [--treedd PATH]`: only the run-time grammar figures of `micro`.
+    if args.first().map(String::as_str) == Some("micro-grammar") {
+        let root = crate::codegen::workspace_root();
+        let treedd = match args.get(1).map(String::as_str) {
+            Some("--treedd") => PathBuf::from(
+                args.get(2)
+                    .ok_or_else(|| anyhow::anyhow!("--treedd needs a path"))?,
+            ),
+            _ => root.join("target/release/treedd"),
+        };
+        println!(
+            "Run-time grammar (`--grammar`): {}",
+            micro::run_time_grammar(&treedd, &root)?
+        );
+        return Ok(());
+    }
     match cli::parse_args(args)? {
         Invocation::Help => {
             println!("{}", cli::USAGE);

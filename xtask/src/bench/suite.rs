@@ -22,12 +22,7 @@ impl Case {
 }
 
 pub(super) fn language_of(path: &Path) -> &'static str {
-    match path.extension().and_then(|e| e.to_str()) {
-        Some("c" | "h") => "c",
-        Some("js" | "mjs" | "cjs") => "javascript",
-        Some("java") => "java",
-        _ => "text",
-    }
+    treedd_tree::Lang::from_path(path).map_or("text", treedd_tree::Lang::name)
 }
 
 pub(super) const ORACLE_NAMES: [&str; 2] = ["oracle.sh", "test.sh"];

@@ -1,9 +1,12 @@
 //! C registration: tables under grammars/c/.
 
-use super::Spec;
+use super::{Builtin, Lang, Spec};
 
-pub(super) fn spec() -> Spec {
-    Spec {
+pub(super) const BUILTIN: Builtin = Builtin {
+    lang: Lang::C,
+    names: &["c"],
+    extensions: &["c", "h"],
+    spec: || Spec {
         name: "c",
         language: tree_sitter_c::LANGUAGE.into(),
         replacements: include_str!("../../../../grammars/c/replacements.tsv"),
@@ -11,5 +14,5 @@ pub(super) fn spec() -> Spec {
         compatible: include_str!("../../../../grammars/c/compatible.txt"),
         flatten: include_str!("../../../../grammars/c/flatten.txt"),
         passes: include_str!("../../../../grammars/c/passes.toml"),
-    }
-}
+    },
+};

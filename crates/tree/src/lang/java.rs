@@ -1,9 +1,12 @@
 //! Java registration: tables under grammars/java/.
 
-use super::Spec;
+use super::{Builtin, Lang, Spec};
 
-pub(super) fn spec() -> Spec {
-    Spec {
+pub(super) const BUILTIN: Builtin = Builtin {
+    lang: Lang::Java,
+    names: &["java"],
+    extensions: &["java"],
+    spec: || Spec {
         name: "java",
         language: tree_sitter_java::LANGUAGE.into(),
         replacements: include_str!("../../../../grammars/java/replacements.tsv"),
@@ -11,5 +14,5 @@ pub(super) fn spec() -> Spec {
         compatible: include_str!("../../../../grammars/java/compatible.txt"),
         flatten: include_str!("../../../../grammars/java/flatten.txt"),
         passes: include_str!("../../../../grammars/java/passes.toml"),
-    }
-}
+    },
+};

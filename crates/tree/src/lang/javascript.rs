@@ -1,9 +1,12 @@
 //! JavaScript registration: tables under grammars/javascript/.
 
-use super::Spec;
+use super::{Builtin, Lang, Spec};
 
-pub(super) fn spec() -> Spec {
-    Spec {
+pub(super) const BUILTIN: Builtin = Builtin {
+    lang: Lang::JavaScript,
+    names: &["javascript", "js"],
+    extensions: &["js", "mjs", "cjs"],
+    spec: || Spec {
         name: "javascript",
         language: tree_sitter_javascript::LANGUAGE.into(),
         replacements: include_str!("../../../../grammars/javascript/replacements.tsv"),
@@ -11,5 +14,5 @@ pub(super) fn spec() -> Spec {
         compatible: include_str!("../../../../grammars/javascript/compatible.txt"),
         flatten: include_str!("../../../../grammars/javascript/flatten.txt"),
         passes: include_str!("../../../../grammars/javascript/passes.toml"),
-    }
-}
+    },
+};

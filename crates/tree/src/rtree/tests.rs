@@ -234,3 +234,47 @@ fn flattening_reduces_height_of_deep_chains() {
     assert!(stats.height < 10, "{stats:?}");
     assert_eq!(tree.unparse(), src.as_bytes());
 }
+
+/// 10,000-deep nesting and 10 MB inputs in every built-in language beyond C,
+/// JavaScript and Java (those are above): no crash, byte-exact round trip.
+#[test]
+fn deep_and_large_inputs_in_every_language() {
+    let parens =
+        |pre: &str, post: &str| format!("{pre}{}1{}{post}", "(".repeat(10_000), ")".repeat(10_000));
+    let cases: Vec<(Lang, String, &str)> = vec![
+        (
+            Lang::Cpp,
+            parens("int x = ", ";"),
+            "template <class T> T f(T a) { return a * 2 + g<T>(a); } // note\n",
+        ),
+        (
+            Lang::Rust,
+            parens("fn f() { let x = ", "; }"),
+            "fn f(a: u32) -> u32 { a.wrapping_mul(2) + g::<u32>(a) } // note\n",
+        ),
+        (
+            Lang::Python,
+            parens("x = ", "\n"),
+            "def f(a):\n    return a * 2 + g(a)  # note\n",
+        ),
+        (
+            Lang::Go,
+            parens("package p\nvar x = ", "\n"),
+            "func f(a int) int { return a*2 + g(a) } // note\n",
+        ),
+        (
+            Lang::TypeScript,
+            format!("{}{}", "{".repeat(10_000), "}".repeat(10_000)),
+            "function f(a: number): number { return a * 2 + g<number>(a); } // note\n",
+        ),
+    ];
+    for (lang, deep, unit) in cases {
+        let tree = build(lang, &deep);
+        assert_eq!(tree.unparse(), deep.as_bytes(), "{lang:?}");
+        let head = if lang == Lang::Go { "package p\n" } else { "" };
+        let large = format!("{head}{}", unit.repeat(10_000_000 / unit.len() + 1));
+        let tree = build(lang, &large);
+        assert_eq!(tree.unparse(), large.as_bytes(), "{lang:?}");
+        assert_eq!(tree.error_count(), 0, "{lang:?}");
+    }
+}
