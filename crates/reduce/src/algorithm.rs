@@ -137,6 +137,12 @@ impl TreeConfig {
     ///   all hoisting configurations (0.76 x HDD*; LocalizedPi.java in 105 runs).
     /// - `fastest` = Coarse HDD^r*: the fewest oracle runs (0.51 x HDD*) for outputs about a
     ///   quarter larger than HDD*'s, as the dissertation also recommends.
+    ///
+    /// The transformation passes were chosen on the real compiler crashes of
+    /// `../shared/suites/c-ice` first (docs/benchmarks.md, "Transformation passes"): `balanced`
+    /// runs the cheap ones (`literals`, `inline`, `replace-ids`, `rename`, `params`: 2.1-3.1x
+    /// smaller outputs than without passes for 1.3-1.6x the runs, at most 1.13x C-Reduce's size
+    /// with 26-47% of its runs), `smallest` adds `subtrees` and `tokens`, `fastest` runs none.
     pub fn preset(name: &str) -> Result<TreeConfig, ConfigNameError> {
         let (base, hoist) = match name.trim().to_ascii_lowercase().as_str() {
             "smallest" => (Base::Hdd, Hoisting::Interlace),
