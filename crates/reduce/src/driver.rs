@@ -57,45 +57,32 @@ pub(crate) fn first_true(
     test: &(dyn Fn(usize) -> Option<bool> + Sync),
 ) -> (Option<usize>, Vec<Option<bool>>) {
     let outcomes: Mutex<Vec<Option<bool>>> = Mutex::new(vec![None; n]);
-    if jobs <= 1 || n <= 1 {
-        for i in 0..n {
-            if stopped() {
-                break;
-            }
-            let outcome = test(i);
-            lock(&outcomes)[i] = outcome;
-            if outcome == Some(true) {
-                return (
-                    Some(i),
-                    outcomes.into_inner().unwrap_or_else(|e| e.into_inner()),
-                );
-            }
-        }
-        return (
-            None,
-            outcomes.into_inner().unwrap_or_else(|e| e.into_inner()),
-        );
-    }
     let next = AtomicUsize::new(0);
     let found = AtomicUsize::new(usize::MAX);
-    std::thread::scope(|scope| {
-        for _ in 0..jobs.min(n) {
-            scope.spawn(|| loop {
-                if stopped() {
-                    return;
-                }
-                let i = next.fetch_add(1, Ordering::SeqCst);
-                if i >= n || i > found.load(Ordering::SeqCst) {
-                    return;
-                }
-                let outcome = test(i);
-                lock(&outcomes)[i] = outcome;
-                if outcome == Some(true) {
-                    found.fetch_min(i, Ordering::SeqCst);
-                }
-            });
+    let worker = || loop {
+        if stopped() {
+            return;
         }
-    });
+        let i = next.fetch_add(1, Ordering::SeqCst);
+        if i >= n || i > found.load(Ordering::SeqCst) {
+            return;
+        }
+        let outcome = test(i);
+        lock(&outcomes)[i] = outcome;
+        if outcome == Some(true) {
+            found.fetch_min(i, Ordering::SeqCst);
+        }
+    };
+    if jobs <= 1 || n <= 1 {
+        // One worker on this thread: a plain loop that stops at the first `true`.
+        worker();
+    } else {
+        std::thread::scope(|scope| {
+            for _ in 0..jobs.min(n) {
+                scope.spawn(worker);
+            }
+        });
+    }
     let found = found.load(Ordering::SeqCst);
     let outcomes = outcomes.into_inner().unwrap_or_else(|e| e.into_inner());
     ((found != usize::MAX).then_some(found), outcomes)
@@ -112,7 +99,9 @@ mod tests {
     use super::*;
     use crate::{FnOracle, JudgeOptions};
 
-    fn judge(f: fn(&[u8]) -> bool) -> (Judge, Arc<FnOracle<fn(&[u8]) -> bool>>) {
+    type Pred = fn(&[u8]) -> bool;
+
+    fn judge(f: Pred) -> (Judge, Arc<FnOracle<Pred>>) {
         let oracle = Arc::new(FnOracle::new(f));
         (
             Judge::new(Box::new(Arc::clone(&oracle)), JudgeOptions::default()),

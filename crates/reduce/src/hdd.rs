@@ -95,28 +95,29 @@ fn announce_next<T: Tree>(
             continue;
         }
         let mut nodes = tag_children(tree, n);
-        if step.coarse {
-            nodes.retain(|&c| tree.replacement_is_empty(c));
-        }
-        let prune_range = |range: std::ops::Range<usize>| {
-            let gone = &nodes[range];
-            tree.unparse_pruned(&|m| gone.contains(&m))
+        filter_coarse(tree, &mut nodes, step);
+        // The node's tree with the children at positions `range` pruned (`keep_only`: with
+        // every other child pruned).
+        let candidate = |range: std::ops::Range<usize>, keep_only: bool| {
+            tree.unparse_pruned(&|m| {
+                nodes
+                    .iter()
+                    .position(|&c| c == m)
+                    .is_some_and(|i| range.contains(&i) != keep_only)
+            })
         };
         match nodes.len() {
             0 => {}
-            1 => out.push(prune_range(0..1)),
+            1 => out.push(candidate(0..1, false)),
             len => {
                 let bounds = crate::ddmin::split(len, s.ddmin.split_factor.clamp(2, len));
+                // Subsets first, then (when they differ from the subsets) complements.
                 for w in bounds.windows(2) {
-                    // Keep only this part: prune what is before and after it.
-                    let (lo, hi) = (w[0], w[1]);
-                    let gone: Vec<T::Node> =
-                        nodes[..lo].iter().chain(&nodes[hi..]).copied().collect();
-                    out.push(tree.unparse_pruned(&|m| gone.contains(&m)));
+                    out.push(candidate(w[0]..w[1], true));
                 }
                 if bounds.len() > 3 {
                     for w in bounds.windows(2) {
-                        out.push(prune_range(w[0]..w[1]));
+                        out.push(candidate(w[0]..w[1], false));
                     }
                 }
             }
@@ -127,16 +128,20 @@ fn announce_next<T: Tree>(
 
 /// One minimization step on a set of nodes of the same level (or siblings).
 fn visit<T: Tree>(s: &mut Session<T>, mut nodes: Vec<T::Node>, step: Step) {
-    if step.coarse {
-        // filterEmptyPhiNodes
-        nodes.retain(|&n| s.tree.replacement_is_empty(n));
-    }
+    filter_coarse(&*s.tree, &mut nodes, step);
     if nodes.is_empty() {
         return;
     }
     let kept = if step.prune { prune(s, &nodes) } else { nodes };
     if step.hoist && !s.cancelled() {
         hoist::tmin(s, &kept);
+    }
+}
+
+/// filterEmptyPhiNodes: the Coarse algorithms only take nodes whose replacement is empty.
+fn filter_coarse<T: Tree>(tree: &T, nodes: &mut Vec<T::Node>, step: Step) {
+    if step.coarse {
+        nodes.retain(|&n| tree.replacement_is_empty(n));
     }
 }
 

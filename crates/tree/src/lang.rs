@@ -387,6 +387,15 @@ impl LangData {
     }
 }
 
+/// A keyword-like token text: a letter or `_`, then letters, digits or `_`.
+fn is_word(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -444,13 +453,4 @@ mod tests {
         assert_eq!(Lang::from_path(Path::new("x.lua")), None);
         assert_eq!(Lang::from_name("C++"), Some(Lang::Cpp));
     }
-}
-
-/// A keyword-like token text: a letter or `_`, then letters, digits or `_`.
-fn is_word(s: &str) -> bool {
-    let mut chars = s.chars();
-    chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
