@@ -62,6 +62,17 @@ struct Counters {
     busy_nanos: AtomicU64,
 }
 
+/// See [`Judge::screen`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Screen {
+    /// Dropped by the syntax filter.
+    Filtered,
+    /// Known not to be interesting (cache).
+    KnownPass,
+    /// Must be run.
+    Run,
+}
+
 fn bump(counter: &AtomicU64) {
     counter.fetch_add(1, Ordering::Relaxed);
 }
@@ -94,15 +105,14 @@ impl Judge {
             return false;
         }
         bump(&self.counters.tests);
-        if let Some(filter) = &self.filter {
-            if !filter(candidate) {
+        let key = Cache::key(candidate);
+        match self.screen(candidate, &key) {
+            Screen::Filtered => {
                 bump(&self.counters.syntax_filtered);
                 return false;
             }
-        }
-        let key = Cache::key(candidate);
-        if self.cache.as_ref().is_some_and(|c| c.is_known_pass(&key)) {
-            return false;
+            Screen::KnownPass => return false,
+            Screen::Run => {}
         }
         if self.is_cancelled() {
             return false;
@@ -118,6 +128,17 @@ impl Judge {
             la.finish(key, answer, false);
         }
         answer.unwrap_or(false)
+    }
+
+    /// What happens to a candidate before the oracle: the syntax filter, then the cache.
+    fn screen(&self, candidate: &[u8], key: &crate::cache::Key) -> Screen {
+        if self.filter.as_ref().is_some_and(|f| !f(candidate)) {
+            Screen::Filtered
+        } else if self.cache.as_ref().is_some_and(|c| c.is_known_pass(key)) {
+            Screen::KnownPass
+        } else {
+            Screen::Run
+        }
     }
 
     /// Run the oracle on `candidate` and record the outcome (stats, cache, best so far).
@@ -190,9 +211,7 @@ impl Judge {
     /// A lookahead worker: test announced candidates until stopped.
     fn speculate(&self, la: &Lookahead) {
         while let Some((key, candidate)) = la.next(Cache::key) {
-            let skip = self.is_cancelled()
-                || self.filter.as_ref().is_some_and(|f| !f(&candidate))
-                || self.cache.as_ref().is_some_and(|c| c.is_known_pass(&key));
+            let skip = self.is_cancelled() || self.screen(&candidate, &key) != Screen::Run;
             let answer = if skip {
                 None
             } else {
