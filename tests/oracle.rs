@@ -2,6 +2,7 @@
 //! the binary (TMPDIR left empty).
 
 use std::fs;
+use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -148,4 +149,87 @@ fn binary_timeout_counts_as_not_interesting() {
         assert!(is_gone(pid.parse().unwrap()), "oracle child {pid} survived");
     }
     assert!(d.tmp_entries().is_empty());
+}
+
+#[test]
+fn launcher_runs_every_oracle_run_with_its_directory_under_workdir() {
+    // The launcher (standing for `srun`/`ssh host`) logs how it was called and runs the rest;
+    // the oracle logs its working directory.
+    let d = Dir::new();
+    d.write("input.txt", numbers(0..20));
+    let log = |name: &str| d.join(name).display().to_string();
+    d.script(
+        "oracle.sh",
+        &format!(r#"pwd >> {}; grep -qx 7 "$1""#, log("dirs")),
+    );
+    d.script(
+        "launch.sh",
+        &format!(r#"echo "$1|$2|$3" >> {}; shift; exec "$@""#, log("calls")),
+    );
+    fs::create_dir(d.join("work")).unwrap();
+    d.reduce(&[
+        "--launcher",
+        "./launch.sh --flag",
+        "--workdir",
+        "work",
+        "--language",
+        "text",
+        "-j",
+        "2",
+        "--stats",
+        "s.json",
+    ])
+    .expect_code(0);
+    assert_eq!(d.read_string("input.reduced.txt"), "7");
+    let runs = d.stats("s.json")["oracle_runs"].as_u64().unwrap();
+    let calls = d.read_string("calls");
+    let dirs = d.read_string("dirs");
+    // Every run, the check of the original included, went through the launcher.
+    assert!(runs > 10);
+    assert_eq!(calls.lines().count() as u64, dirs.lines().count() as u64);
+    assert!(calls.lines().count() as u64 >= runs);
+    let oracle = d.join("oracle.sh").canonicalize().unwrap();
+    let work = d.join("work").canonicalize().unwrap();
+    // (Two jobs: the lines of parallel runs interleave.)
+    let dirs: std::collections::HashSet<&str> = dirs.lines().collect();
+    for call in calls.lines() {
+        let parts: Vec<&str> = call.split('|').collect();
+        assert_eq!(parts[0], "--flag", "{call}");
+        assert_eq!(Path::new(parts[1]), oracle, "{call}");
+        let dir = Path::new(parts[2]).parent().unwrap();
+        assert!(
+            dirs.contains(dir.to_str().unwrap()),
+            "{call}: ran elsewhere"
+        );
+        assert!(
+            dir.starts_with(&work),
+            "{call} not under {}",
+            work.display()
+        );
+    }
+    // Nothing left behind in the workdir or in TMPDIR.
+    assert_eq!(fs::read_dir(&work).unwrap().count(), 0);
+    assert!(d.tmp_entries().is_empty());
+}
+
+#[test]
+fn bad_launcher_or_workdir_is_a_clear_error() {
+    let d = Dir::text_case(numbers(0..3), "exit 0");
+    d.reduce(&["--launcher", ""])
+        .expect_code(2)
+        .expect_stderr("the launcher is empty");
+    d.reduce(&["--launcher", "srun 'unbalanced"])
+        .expect_code(2)
+        .expect_stderr("unbalanced quotes");
+    d.reduce(&["--launcher", "./no-such-launcher"])
+        .expect_code(4)
+        .expect_stderr("no-such-launcher");
+    d.reduce(&["--workdir", "missing"])
+        .expect_code(9)
+        .expect_stderr("--workdir missing");
+    d.reduce(&["--workdir", "oracle.sh"])
+        .expect_code(9)
+        .expect_stderr("not a directory");
+    // Nothing ran: the input is untouched and no output was written.
+    assert!(!d.join("input.reduced.txt").exists());
 }

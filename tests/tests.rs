@@ -26,3 +26,5 @@ mod passes;
 // Unattended runs: default timeout, no orphans after SIGKILL, --resume, flaky oracles,
 // checks before the first oracle run, huge oracle output.
 mod reliability;
+// Issue 10: every --jobs from 1 to 8 gives the same output on every fixture.
+mod jobs;

@@ -10,6 +10,22 @@ use std::path::Path;
 
 use crate::exit::{self, Fatal};
 
+/// `--workdir DIR`: an existing directory, made absolute (the runs' directories go there, and
+/// a launcher may start the oracle elsewhere). Exit 9 like any other unwritable location.
+pub fn workdir(dir: &Path) -> Result<std::path::PathBuf, Fatal> {
+    let fail = |why: String| {
+        Fatal::new(
+            exit::OUTPUT,
+            format!("cannot use --workdir {}: {why}", dir.display()),
+        )
+    };
+    let meta = fs::metadata(dir).map_err(|e| fail(e.to_string()))?;
+    if !meta.is_dir() {
+        return Err(fail("not a directory".to_string()));
+    }
+    std::path::absolute(dir).map_err(|e| fail(e.to_string()))
+}
+
 /// Read the input after checking that it is a regular file (never opening anything else).
 pub fn read_input(path: &Path) -> Result<Vec<u8>, Fatal> {
     let fail = |why: String| {

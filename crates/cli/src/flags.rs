@@ -59,6 +59,16 @@ pub struct Args {
           value_parser = clap::value_parser!(u32).range(1..), help_heading = "ORACLE")]
     pub jobs: u32,
 
+    /// Run every oracle run as `LAUNCHER ORACLE CANDIDATE`, e.g. "srun -N1 -n1 --quiet" or
+    /// "ssh host" (split like a shell would; give --workdir on a shared filesystem)
+    #[arg(long, value_name = "CMD ARGS", value_parser = parse_launcher, help_heading = "ORACLE")]
+    pub launcher: Option<Launcher>,
+
+    /// Make the runs' private directories under DIR (a shared filesystem for --launcher)
+    /// instead of $TMPDIR
+    #[arg(long, value_name = "DIR", help_heading = "ORACLE")]
+    pub workdir: Option<PathBuf>,
+
     /// Do not cache the outcomes of candidates already tested
     #[arg(long, help_heading = "ORACLE")]
     pub no_cache: bool,
@@ -220,6 +230,20 @@ fn parse_pass(s: &str) -> Result<treedd_reduce::Pass, String> {
         .first()
         .copied()
         .ok_or_else(|| "an empty pass name".to_string())
+}
+
+/// `--launcher`: the launcher's program and arguments.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Launcher(pub Vec<String>);
+
+fn parse_launcher(s: &str) -> Result<Launcher, String> {
+    match shlex::split(s) {
+        Some(words) if !words.is_empty() => Ok(Launcher(words)),
+        Some(_) => Err("the launcher is empty".to_string()),
+        None => Err(format!(
+            "{s:?} has unbalanced quotes or a trailing backslash"
+        )),
+    }
 }
 
 /// `--timeout`: a number of seconds, or `none` (wait forever).

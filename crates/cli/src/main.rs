@@ -12,7 +12,7 @@ mod report;
 mod resume;
 mod trace;
 
-use std::ffi::OsStr;
+use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -86,7 +86,11 @@ fn run() -> anyhow::Result<u8> {
     if let Some(stats) = &args.stats {
         checks::check_writable(stats, "stats")?;
     }
-    let (scratch, watchdog) = guard::start(&std::env::temp_dir())?;
+    let root = match &args.workdir {
+        Some(dir) => checks::workdir(dir)?,
+        None => std::env::temp_dir(),
+    };
+    let (scratch, watchdog) = guard::start(&root)?;
     let oracle = build_oracle(&args, scratch.path(), watchdog)?;
     let code = Reduction::new(args, plan, input, oracle).run();
     // Removed here on every way out but `exit`; the watchdog, or the next run, removes it then.
@@ -306,6 +310,12 @@ fn build_oracle(
         .timeout(timeout)
         .temp_root(scratch)
         .watchdog(watchdog)
+        .launcher(
+            args.launcher
+                .as_ref()
+                .map(|l| l.0.iter().map(OsString::from).collect())
+                .unwrap_or_default(),
+        )
         .build()
         .map_err(|e| {
             let code = match e {

@@ -124,6 +124,30 @@ pub fn ddmin_indices(
     }
 }
 
+/// What [`ddmin_indices`] on `0..len` tests, in order, when every test fails (at most
+/// `limit` configurations): the sequence the lookahead of HDDr announces for the nodes after
+/// the current one (see `lookahead`).
+pub(crate) fn all_fail_sequence(len: usize, opts: &DdminOptions, limit: usize) -> Vec<Vec<usize>> {
+    let seen: Mutex<Vec<Vec<usize>>> = Mutex::new(Vec::new());
+    let stop = Arc::new(AtomicBool::new(limit == 0));
+    let opts = DdminOptions {
+        jobs: 1,
+        fixpoint: false,
+        stop: Some(Arc::clone(&stop)),
+        ..opts.clone()
+    };
+    let record = |c: &[usize]| {
+        let mut seen = seen.lock().unwrap_or_else(|e| e.into_inner());
+        seen.push(c.to_vec());
+        if seen.len() >= limit {
+            stop.store(true, Ordering::SeqCst);
+        }
+        false
+    };
+    ddmin_indices(len, &record, &opts);
+    seen.into_inner().unwrap_or_else(|e| e.into_inner())
+}
+
 /// The thread pool with `jobs` threads, made once per process and number of jobs (HDD calls
 /// ddmin once per tree level). `None` if no thread could be started (then tests run one at a
 /// time, with the same result).
@@ -201,8 +225,13 @@ impl Run<'_> {
         // Where the next complement round starts (see `order`).
         let mut offset = 0;
         while config.len() >= 2 {
+            let step = if self.opts.greeddy {
+                self.round(config, &bounds, offset)
+            } else {
+                self.rounds_speculative(config, &mut bounds, &mut offset)
+            };
             let n = bounds.len() - 1;
-            match self.round(config, &bounds, offset) {
+            match step {
                 Step::Stopped => return true,
                 Step::Subset(i) => {
                     let kept = config[bounds[i]..bounds[i + 1]].to_vec();
@@ -234,14 +263,10 @@ impl Run<'_> {
                     offset %= bounds.len() - 1;
                     self.known.shrunk_to(config.len());
                 }
-                Step::Nothing => {
-                    if n < config.len() {
-                        bounds = split(config.len(), n.saturating_mul(self.nu));
-                        offset = offset * (bounds.len() - 1) / n;
-                    } else {
-                        break;
-                    }
-                }
+                Step::Nothing => match self.finer(config.len(), &bounds, offset) {
+                    Some((finer, rotated)) => (bounds, offset) = (finer, rotated),
+                    None => break,
+                },
             }
         }
         false
@@ -276,17 +301,11 @@ impl Run<'_> {
         }
     }
 
+    /// A GreeDDy round: its candidates in windows of `greeddy_window`, tested in parallel.
     fn round(&mut self, config: &[usize], bounds: &[usize], offset: usize) -> Step {
-        if !self.opts.greeddy && self.opts.jobs > 1 {
-            return self.round_speculative(config, bounds, offset);
-        }
         let parts = Parts::new(config, bounds, &self.unit_prints);
         let n = parts.n();
-        let window = if self.opts.greeddy {
-            self.opts.greeddy_window.max(1)
-        } else {
-            self.opts.jobs.max(1)
-        };
+        let window = self.opts.greeddy_window.max(1);
         let mut pending: Vec<Candidate> = Vec::with_capacity(window);
         for kind in self.order(n, offset) {
             let (print, size) = match kind {
@@ -331,55 +350,99 @@ impl Run<'_> {
         }
     }
 
-    /// A round with `jobs` > 1 workers (without GreeDDy): the round's candidates form one
-    /// sequence and the speculative driver ([`crate::driver::first_true`]) keeps every worker
-    /// busy, starting later candidates before earlier ones have answered; the first
-    /// interesting candidate in sequence order wins, so the step is the one `jobs` = 1 takes.
-    fn round_speculative(&mut self, config: &[usize], bounds: &[usize], offset: usize) -> Step {
-        let parts = Parts::new(config, bounds, &self.unit_prints);
+    /// The granularity after a round that found nothing: `min(|c|, nu * n)` parts, the
+    /// rotation scaled; `None` when every subset is a single unit already.
+    fn finer(&self, len: usize, bounds: &[usize], offset: usize) -> Option<(Vec<usize>, usize)> {
+        let n = bounds.len() - 1;
+        (n < len).then(|| {
+            let finer = split(len, n.saturating_mul(self.nu));
+            let offset = offset * (finer.len() - 1) / n;
+            (finer, offset)
+        })
+    }
+
+    /// Rounds without GreeDDy, on the speculative driver ([`crate::driver::first_true`]).
+    /// The candidates of the current round and, with several jobs, of the rounds that follow
+    /// it if this one finds nothing (finer and finer granularity, up to `4 * jobs` candidates)
+    /// form one sequence: the sequence ddmin tests one by one when every candidate fails
+    /// (C-Vise's bet), so `jobs` workers stay busy across rounds. The first interesting
+    /// candidate in sequence order wins, so the step is the one `jobs` = 1 takes; `bounds`
+    /// and `offset` are left at the round it belongs to (at the last round planned when
+    /// nothing was interesting).
+    fn rounds_speculative(
+        &mut self,
+        config: &[usize],
+        bounds: &mut Vec<usize>,
+        offset: &mut usize,
+    ) -> Step {
+        let span = if self.opts.jobs > 1 {
+            4 * self.opts.jobs
+        } else {
+            1
+        };
+        // Each planned round: its bounds and rotation; each candidate: its round.
+        let mut rounds: Vec<(Vec<usize>, usize)> = Vec::new();
+        let mut candidates: Vec<(usize, Candidate)> = Vec::new();
         let mut seen = std::collections::HashSet::new();
-        let mut candidates: Vec<Candidate> = Vec::new();
-        for kind in self.order(parts.n(), offset) {
-            let (print, size) = match kind {
-                Kind::Subset(i) => (parts.prints[i], bounds[i + 1] - bounds[i]),
-                Kind::Complement(i) => (parts.print_without(&[i]), parts.size_without(&[i])),
-            };
-            let known = self.known.get(print);
-            if size == 0 || known == Some(false) || !seen.insert(print) {
-                continue;
+        let (mut b, mut o) = (std::mem::take(bounds), *offset);
+        loop {
+            let parts = Parts::new(config, &b, &self.unit_prints);
+            for kind in self.order(parts.n(), o) {
+                let (print, size) = match kind {
+                    Kind::Subset(i) => (parts.prints[i], b[i + 1] - b[i]),
+                    Kind::Complement(i) => (parts.print_without(&[i]), parts.size_without(&[i])),
+                };
+                let known = self.known.get(print);
+                if size == 0 || known == Some(false) || !seen.insert(print) {
+                    continue;
+                }
+                let candidate = Candidate {
+                    kind,
+                    print,
+                    size,
+                    known_interesting: known == Some(true),
+                    config: Vec::new(),
+                };
+                candidates.push((rounds.len(), candidate));
             }
-            candidates.push(Candidate {
-                kind,
-                print,
-                size,
-                known_interesting: known == Some(true),
-                config: Vec::new(),
-            });
+            let next = self.finer(config.len(), &b, o);
+            rounds.push((b, o));
+            match next {
+                Some((finer, rotated)) if candidates.len() < span => (b, o) = (finer, rotated),
+                _ => break,
+            }
         }
+        let parts: Vec<Parts> = rounds
+            .iter()
+            .map(|(b, _)| Parts::new(config, b, &self.unit_prints))
+            .collect();
         let test = self.test;
         let stop = || self.stopped();
         let (first, outcomes) =
             crate::driver::first_true(self.opts.jobs, candidates.len(), &stop, &|i| {
-                let c = &candidates[i];
+                let (r, c) = &candidates[i];
                 if c.known_interesting {
                     return Some(true);
                 }
                 let config = match c.kind {
-                    Kind::Subset(k) => config[bounds[k]..bounds[k + 1]].to_vec(),
-                    Kind::Complement(k) => parts.without(&[k]),
+                    Kind::Subset(k) => config[rounds[*r].0[k]..rounds[*r].0[k + 1]].to_vec(),
+                    Kind::Complement(k) => parts[*r].without(&[k]),
                 };
                 Some(test(&config))
             });
+        drop(parts);
+        let round = first.map_or(rounds.len() - 1, |i| candidates[i].0);
+        (*bounds, *offset) = rounds.swap_remove(round);
         if self.stopped() {
             // Outcomes after a cancel are not trustworthy; do not remember them.
             return Step::Stopped;
         }
-        for (c, outcome) in candidates.iter().zip(&outcomes) {
+        for ((_, c), outcome) in candidates.iter().zip(&outcomes) {
             if let Some(interesting) = *outcome {
                 self.known.insert(c.print, c.size, interesting);
             }
         }
-        match first.map(|i| candidates[i].kind) {
+        match first.map(|i| candidates[i].1.kind) {
             Some(Kind::Subset(i)) => Step::Subset(i),
             Some(Kind::Complement(i)) => Step::Remove {
                 removed: vec![i],
@@ -955,6 +1018,66 @@ mod tests {
             &DdminOptions { jobs: 1, ..opts },
         );
         assert_eq!(seq, out);
+    }
+
+    #[test]
+    fn speculation_runs_ahead_into_the_next_rounds() {
+        // Nothing is interesting: the first round {0,1}, {2,3} is slow, so with 4 jobs the
+        // other two workers must already be testing the next round's candidates (C-Vise's
+        // bet that pending candidates fail) before the first round has answered.
+        let log: Mutex<Vec<(bool, usize)>> = Mutex::new(Vec::new());
+        let test = |c: &[u32]| {
+            log.lock().unwrap().push((true, c.len()));
+            if c.len() == 2 {
+                std::thread::sleep(std::time::Duration::from_millis(200));
+            }
+            log.lock().unwrap().push((false, c.len()));
+            false
+        };
+        let units: Vec<u32> = (0..4).collect();
+        let opts = DdminOptions {
+            jobs: 4,
+            ..Default::default()
+        };
+        assert_eq!(ddmin(&units, &test, &opts), units);
+        let log = log.into_inner().unwrap();
+        let first_end = log.iter().position(|&(start, _)| !start).unwrap();
+        assert!(
+            log[..first_end]
+                .iter()
+                .any(|&(start, len)| start && len != 2),
+            "no second-round candidate started before the first round answered: {log:?}"
+        );
+        // The same candidates, each once, as with one job.
+        let (_, seq) = run(&units, |_| false, &DdminOptions::default());
+        assert_eq!(log.len(), 2 * seq.len());
+    }
+
+    #[test]
+    fn all_fail_sequence_is_what_ddmin_tests_when_nothing_is_interesting() {
+        for opts in [
+            DdminOptions::default(),
+            DdminOptions {
+                split_factor: 3,
+                complements_first: true,
+                ..Default::default()
+            },
+        ] {
+            for len in [0, 1, 2, 5, 9] {
+                let units: Vec<u32> = (0..len).collect();
+                let (_, log) = run(&units, |_| false, &opts);
+                let seq = all_fail_sequence(len as usize, &opts, usize::MAX);
+                let seq: Vec<Vec<u32>> = seq
+                    .into_iter()
+                    .map(|c| c.into_iter().map(|i| i as u32).collect())
+                    .collect();
+                assert_eq!(seq, log, "len {len}");
+                assert_eq!(
+                    all_fail_sequence(len as usize, &opts, 2).len(),
+                    log.len().min(2)
+                );
+            }
+        }
     }
 
     #[test]

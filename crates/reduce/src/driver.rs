@@ -27,23 +27,34 @@ pub(crate) fn first_interesting(
     make: &(dyn Fn(usize) -> Option<Vec<u8>> + Sync),
 ) -> Option<(usize, Vec<u8>)> {
     let winners: Mutex<Vec<(usize, Vec<u8>)>> = Mutex::new(Vec::new());
-    let (first, outcomes) = first_true(jobs, n, &|| judge.is_cancelled(), &|i| {
+    let first = first_passing(judge, jobs, n, &|i| {
         let candidate = make(i).filter(|c| c != current)?;
         let interesting = judge.test(&candidate);
         if interesting {
             lock(&winners).push((i, candidate));
         }
         Some(interesting)
-    });
+    })?;
+    let winners = winners.into_inner().unwrap_or_else(|e| e.into_inner());
+    winners.into_iter().find(|(i, _)| *i == first)
+}
+
+/// [`first_true`] for a judge: stops when the judge is cancelled and counts the lost bets
+/// (answers obtained past the winner) as discarded.
+pub(crate) fn first_passing(
+    judge: &Judge,
+    jobs: usize,
+    n: usize,
+    test: &(dyn Fn(usize) -> Option<bool> + Sync),
+) -> Option<usize> {
+    let (first, outcomes) = first_true(jobs, n, &|| judge.is_cancelled(), test);
     let lost = outcomes
         .iter()
         .enumerate()
         .filter(|&(i, o)| o.is_some() && first.is_some_and(|f| i > f))
         .count();
     judge.add_discarded(lost as u64);
-    let first = first?;
-    let winners = winners.into_inner().unwrap_or_else(|e| e.into_inner());
-    winners.into_iter().find(|(i, _)| *i == first)
+    first
 }
 
 /// The first `i` in `0..n` for which `test(i)` is `Some(true)` (`None`: nothing to test at

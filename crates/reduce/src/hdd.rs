@@ -47,7 +47,7 @@ pub(crate) fn recursive<T: Tree>(s: &mut Session<T>, step: Step, order: Traversa
         }
         visited += 1;
         s.set_phase(format_args!("node {visited}"));
-        announce_next(s, &work, step, order);
+        announce_next(s, current, &work, step, order);
         let nodes = tag_children(&*s.tree, current);
         visit(s, nodes, step);
         // append(queue, tagChildren(current_node)): the children after pruning and hoisting.
@@ -68,27 +68,34 @@ pub(crate) fn recursive<T: Tree>(s: &mut Session<T>, step: Step, order: Traversa
 /// How many nodes of the work list ahead of the current one the lookahead covers.
 const LOOKAHEAD_NODES: usize = 64;
 
-/// Speculation across nodes (issue 10, see `lookahead`): announce the first DDMIN round of
-/// the next nodes of the work list, as they will be if the current visit changes nothing
-/// (C-Vise's bet that most candidates fail), so idle workers test them in advance.
+/// Speculation across nodes (issue 10, see `lookahead`): announce what the visits of the
+/// current node and of the next nodes of the work list test if the current visit changes nothing and every test fails
+/// (C-Vise's bet that most candidates fail): each node's whole DDMIN sequence
+/// ([`crate::ddmin::all_fail_sequence`], with the test of removing a lone node), then its
+/// hoisting candidates when the step hoists, so idle workers test them in advance.
 fn announce_next<T: Tree>(
     s: &Session<T>,
+    current: T::Node,
     work: &VecDeque<T::Node>,
     step: Step,
     order: TraversalOrder,
 ) {
     let jobs = s.jobs();
-    if jobs <= 1 || !step.prune {
+    if jobs <= 1 {
         return;
     }
+    let budget = 8 * jobs;
     let tree = &*s.tree;
-    let ahead: Vec<T::Node> = match order {
+    let next: Vec<T::Node> = match order {
         TraversalOrder::BreadthFirst => work.iter().copied().take(LOOKAHEAD_NODES).collect(),
         TraversalOrder::DepthFirst => work.iter().rev().copied().take(LOOKAHEAD_NODES).collect(),
     };
+    // The current node first: the main line's driver plans only `4 * jobs` candidates of its
+    // DDMIN at a time, and the test of a lone node and the hoisting candidates come after.
+    let ahead = std::iter::once(current).chain(next);
     let mut out: Vec<Vec<u8>> = Vec::new();
     for n in ahead {
-        if out.len() >= 8 * jobs {
+        if out.len() >= budget {
             break;
         }
         if tree.is_pruned(n) {
@@ -96,29 +103,30 @@ fn announce_next<T: Tree>(
         }
         let mut nodes = tag_children(tree, n);
         filter_coarse(tree, &mut nodes, step);
-        // The node's tree with the children at positions `range` pruned (`keep_only`: with
-        // every other child pruned).
-        let candidate = |range: std::ops::Range<usize>, keep_only: bool| {
-            tree.unparse_pruned(&|m| {
-                nodes
-                    .iter()
-                    .position(|&c| c == m)
-                    .is_some_and(|i| range.contains(&i) != keep_only)
-            })
-        };
-        match nodes.len() {
-            0 => {}
-            1 => out.push(candidate(0..1, false)),
-            len => {
-                let bounds = crate::ddmin::split(len, s.ddmin.split_factor.clamp(2, len));
-                // Subsets first, then (when they differ from the subsets) complements.
-                for w in bounds.windows(2) {
-                    out.push(candidate(w[0]..w[1], true));
-                }
-                if bounds.len() > 3 {
-                    for w in bounds.windows(2) {
-                        out.push(candidate(w[0]..w[1], false));
+        if step.prune {
+            // The current node's DDMIN is the main line's own (and speculative) sequence.
+            let limit = budget - out.len();
+            let mut kept_sets = crate::ddmin::all_fail_sequence(nodes.len(), &s.ddmin, limit);
+            if nodes.len() == 1 {
+                kept_sets.push(Vec::new());
+            }
+            for kept in kept_sets {
+                // The tree with every node of `nodes` outside `kept` pruned.
+                out.push(tree.unparse_pruned(&|m| {
+                    nodes
+                        .iter()
+                        .position(|&c| c == m)
+                        .is_some_and(|i| kept.binary_search(&i).is_err())
+                }));
+            }
+        }
+        if step.hoist {
+            for &m in &nodes {
+                for d in crate::hoist::chi(tree, m) {
+                    if out.len() >= budget {
+                        break;
                     }
+                    out.push(tree.unparse_hoisted(m, d));
                 }
             }
         }

@@ -37,6 +37,11 @@ pub(crate) fn chi<T: Tree>(tree: &T, n: T::Node) -> Vec<T::Node> {
 /// candidates are tried next. Passes over all elements repeat until one pass finds nothing,
 /// so the result is 1-maximal: no single further hoisting of any element is interesting.
 /// Returns whether anything was hoisted.
+///
+/// The candidates of a pass, from one element to the next, form one sequence on the
+/// speculative driver (`crate::driver`): what the pass tests when every candidate fails, so
+/// with several jobs the next elements' candidates are tested while earlier ones run, and the
+/// first interesting one in order wins whatever `jobs` is.
 pub(crate) fn tmin<T: Tree>(s: &mut Session<T>, nodes: &[T::Node]) -> bool {
     let mut image: Vec<T::Node> = nodes
         .iter()
@@ -46,63 +51,40 @@ pub(crate) fn tmin<T: Tree>(s: &mut Session<T>, nodes: &[T::Node]) -> bool {
     let mut any = false;
     loop {
         let mut changed = false;
-        for slot in image.iter_mut() {
-            loop {
-                if s.cancelled() {
-                    return any;
-                }
-                let n = *slot;
-                let candidates = chi(&*s.tree, n);
-                let Some(d) = first_interesting(s, n, &candidates) else {
-                    break;
-                };
-                s.tree.hoist(n, d);
-                s.refresh();
-                *slot = d;
-                changed = true;
-                any = true;
+        let mut from = 0;
+        while let Some((slot, d)) = first_hoisting(s, &image[from..]) {
+            if s.cancelled() {
+                return any;
             }
+            let slot = from + slot;
+            s.tree.hoist(image[slot], d);
+            s.refresh();
+            image[slot] = d;
+            from = slot;
+            changed = true;
+            any = true;
         }
-        if !changed {
+        if !changed || s.cancelled() {
             return any;
         }
     }
 }
 
-/// The first of `candidates` (in order) whose hoisting into `n`'s place is interesting.
-/// With several jobs, windows of `jobs` candidates are tested at once and the first
-/// interesting one in order wins, so the answer does not depend on the number of jobs.
-fn first_interesting<T: Tree>(
-    s: &Session<T>,
-    n: T::Node,
-    candidates: &[T::Node],
-) -> Option<T::Node> {
-    let serialize = |d: T::Node| s.tree.unparse_hoisted(n, d);
-    let jobs = s.jobs();
-    if jobs == 1 {
-        return candidates.iter().copied().find(|&d| s.test(&serialize(d)));
-    }
-    for window in candidates.chunks(jobs) {
-        let texts: Vec<Vec<u8>> = window.iter().map(|&d| serialize(d)).collect();
-        let (judge, current) = (s.judge, s.current.as_slice());
-        let verdicts: Vec<bool> = std::thread::scope(|scope| {
-            let handles: Vec<_> = texts
-                .iter()
-                .map(|t| scope.spawn(move || candidate_test(judge, current, t)))
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-                .collect()
-        });
-        if let Some(i) = verdicts.iter().position(|&v| v) {
-            return Some(window[i]);
-        }
-        if judge.is_cancelled() {
-            return None;
-        }
-    }
-    None
+/// The first hoisting, in the order of `image` and chi(n) within an element, that is
+/// interesting: the element's position in `image` and the node hoisted into its place.
+fn first_hoisting<T: Tree>(s: &Session<T>, image: &[T::Node]) -> Option<(usize, T::Node)> {
+    let tree = &*s.tree;
+    let candidates: Vec<(usize, T::Node, T::Node)> = image
+        .iter()
+        .enumerate()
+        .flat_map(|(k, &n)| chi(tree, n).into_iter().map(move |d| (k, n, d)))
+        .collect();
+    let (judge, current) = (s.judge, s.current.as_slice());
+    let i = crate::driver::first_passing(judge, s.jobs(), candidates.len(), &|i| {
+        let (_, n, d) = candidates[i];
+        Some(candidate_test(judge, current, &tree.unparse_hoisted(n, d)))
+    })?;
+    Some((candidates[i].0, candidates[i].2))
 }
 
 #[cfg(test)]

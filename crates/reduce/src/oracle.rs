@@ -88,6 +88,7 @@ pub struct CommandOracleBuilder {
     timeout: Option<Duration>,
     temp_root: Option<PathBuf>,
     watchdog: Option<Arc<Watchdog>>,
+    launcher: Vec<OsString>,
 }
 
 impl CommandOracleBuilder {
@@ -100,7 +101,18 @@ impl CommandOracleBuilder {
             timeout: None,
             temp_root: None,
             watchdog: None,
+            launcher: Vec::new(),
         }
+    }
+
+    /// Run every oracle run through a launcher: `LAUNCHER ARGS... ORACLE CANDIDATE-PATH`
+    /// (Slurm's `srun`, `ssh host`, HTCondor's `condor_run`), with the same working directory,
+    /// timeout and process-group handling as a direct run. The launcher's program is looked
+    /// up like the oracle's; the oracle's path is absolute, so a launcher that runs it on
+    /// another machine needs it (and `temp_root`) on a shared filesystem.
+    pub fn launcher(&mut self, launcher: Vec<OsString>) -> &mut CommandOracleBuilder {
+        self.launcher = launcher;
+        self
     }
 
     /// The file name the candidate gets in its temporary directory (the input's file name).
@@ -130,6 +142,14 @@ impl CommandOracleBuilder {
 
     pub fn build(&self) -> Result<CommandOracle, Error> {
         let program = resolve_program(&self.program)?;
+        let launcher = match self.launcher.split_first() {
+            Some((first, rest)) => {
+                let mut all = vec![resolve_program(Path::new(first))?.into_os_string()];
+                all.extend(rest.iter().cloned());
+                all
+            }
+            None => Vec::new(),
+        };
         let name = Path::new(&self.file_name);
         if name.file_name() != Some(self.file_name.as_os_str()) {
             return Err(Error::BadFileName(self.file_name.clone()));
@@ -152,6 +172,7 @@ impl CommandOracleBuilder {
             timeout: Mutex::new(self.timeout),
             temp_root,
             watchdog: self.watchdog.clone(),
+            launcher,
             running: Mutex::new(Running::default()),
             use_pidfd: true,
         })
@@ -199,6 +220,8 @@ pub struct CommandOracle {
     timeout: Mutex<Option<Duration>>,
     temp_root: PathBuf,
     watchdog: Option<Arc<Watchdog>>,
+    /// `--launcher`: program (resolved) and arguments put before the oracle; empty: none.
+    launcher: Vec<OsString>,
     running: Mutex<Running>,
     /// False only in tests of the fallback wait.
     use_pidfd: bool,
@@ -260,7 +283,14 @@ impl CommandOracle {
             let msg = format!("cannot write {}: {e}", path.display());
             return report(Outcome::FailedToStart(msg));
         }
-        let mut cmd = Command::new(&self.program);
+        let mut cmd = match self.launcher.split_first() {
+            Some((launcher, args)) => {
+                let mut cmd = Command::new(launcher);
+                cmd.args(args).arg(&self.program);
+                cmd
+            }
+            None => Command::new(&self.program),
+        };
         cmd.arg(&path)
             .current_dir(dir.path())
             .stdin(Stdio::null())

@@ -139,11 +139,6 @@ impl<'a, T: Tree> Session<'a, T> {
         self.judge.is_cancelled()
     }
 
-    /// Is `candidate` interesting? See [`candidate_test`].
-    pub fn test(&self, candidate: &[u8]) -> bool {
-        candidate_test(self.judge, &self.current, candidate)
-    }
-
     /// How many candidates to test at once.
     pub fn jobs(&self) -> usize {
         self.ddmin.jobs.max(1)
