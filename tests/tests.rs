@@ -28,3 +28,5 @@ mod passes;
 mod reliability;
 // Issue 10: every --jobs from 1 to 8 gives the same output on every fixture.
 mod jobs;
+// Issue 10: --launcher srun on a real single-node Slurm.
+mod cluster;
