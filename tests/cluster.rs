@@ -33,7 +33,10 @@ fn installed(tool: &str) -> bool {
 
 #[test]
 fn srun_launcher_on_a_real_single_node_slurm() {
-    if !["srun", "slurmctld", "slurmd", "munged"].iter().all(|t| installed(t)) {
+    if !["srun", "slurmctld", "slurmd", "munged"]
+        .iter()
+        .all(|t| installed(t))
+    {
         eprintln!("SKIPPED: Slurm is not installed (apt-get install slurm-wlm munge)");
         return;
     }
@@ -100,7 +103,10 @@ fn srun_launcher_on_a_real_single_node_slurm() {
     let runs = d.stats("slurm.json")["oracle_runs"].as_u64().unwrap();
     let jobs = d.read_string("jobs.log");
     let ids: Vec<&str> = jobs.lines().collect();
-    assert!(ids.len() as u64 >= runs && runs > 5, "{runs} runs, jobs {jobs}");
+    assert!(
+        ids.len() as u64 >= runs && runs > 5,
+        "{runs} runs, jobs {jobs}"
+    );
     assert!(
         ids.iter().all(|id| id.parse::<u64>().is_ok()),
         "a run outside Slurm: {jobs}"

@@ -12,6 +12,9 @@ pub(super) const USAGE: &str = "\
 usage: cargo xtask bench [OPTIONS]
        cargo xtask bench micro [--treedd PATH] [--publish]
        cargo xtask bench micro-grammar [--treedd PATH]   (only the --grammar figures)
+       cargo xtask bench speculation [--treedd PATH] [--publish]
+                        (--jobs 1/2/4/8 with a 0.1 s sleep oracle, --jobs 1/2 on JRTS with
+                        real oracles; --publish writes docs/bench/speculation.md)
 
 Options:
   --suite NAME|PATH     fixtures (default), jrts, perses, c-ice (from ../shared/suites) or a
@@ -42,6 +45,10 @@ pub(super) enum Invocation {
         treedd: Option<PathBuf>,
         publish: bool,
     },
+    Speculation {
+        treedd: Option<PathBuf>,
+        publish: bool,
+    },
 }
 
 #[derive(Debug)]
@@ -62,6 +69,7 @@ pub(super) struct SuiteOptions {
 
 pub(super) fn parse_args(args: &[String]) -> Result<Invocation> {
     let mut micro = false;
+    let mut speculation = false;
     let mut opts = SuiteOptions {
         suite: "fixtures".to_string(),
         configs: Config::all(),
@@ -91,7 +99,8 @@ pub(super) fn parse_args(args: &[String]) -> Result<Invocation> {
             }
         };
         match flag {
-            "micro" if !micro => micro = true,
+            "micro" if !micro && !speculation => micro = true,
+            "speculation" if !micro && !speculation => speculation = true,
             "-h" | "--help" => return Ok(Invocation::Help),
             "--suite" => opts.suite = value(flag)?,
             "--configs" => opts.configs = Config::parse_list(&value(flag)?)?,
@@ -128,6 +137,12 @@ pub(super) fn parse_args(args: &[String]) -> Result<Invocation> {
             "--treedd" => opts.treedd = Some(PathBuf::from(value(flag)?)),
             other => bail!("unknown argument `{other}`\n\n{USAGE}"),
         }
+    }
+    if speculation {
+        return Ok(Invocation::Speculation {
+            treedd: opts.treedd,
+            publish: opts.publish,
+        });
     }
     if micro {
         return Ok(Invocation::Micro {

@@ -27,6 +27,7 @@ mod peers;
 mod plot;
 mod report;
 mod run;
+mod speculation;
 mod store;
 mod suite;
 mod tables;
@@ -74,6 +75,7 @@ pub fn main(args: &[String]) -> Result<()> {
         }
         Invocation::Suite(opts) => run_suite(&opts),
         Invocation::Micro { treedd, publish } => micro::micro(treedd, publish),
+        Invocation::Speculation { treedd, publish } => speculation::speculation(treedd, publish),
     }
 }
 

@@ -1,0 +1,279 @@
+//! `cargo xtask bench speculation` (issue 10): what `--jobs` buys, measured in one run so the
+//! ratios compare like with like on a shared machine.
+//!
+//! 1. An I/O-bound oracle: 0.1 s of `sleep` (a remote build, a device test) and a cheap check
+//!    (the tokens of the Perses authors' `trigger.c` occur in order, via grep and awk), on
+//!    Perses' gcc-71626 input from `../shared/suites` (treedd's syntax filter stands for the
+//!    compiler's parser). `--jobs` 1, 2, 4 and 8 with the default preset.
+//! 2. Real oracles on this machine's cores: the 13 JRTS cases with their own oracles (node),
+//!    `--jobs` 1 and 2.
+//!
+//! Every row reports wall time, its ratio to `--jobs 1`, oracle runs, the runs discarded as
+//! lost bets, the mean number of busy workers, treedd's own CPU as a share of the wall time,
+//! and whether the output is byte-identical to `--jobs 1`'s.
+
+use std::fmt::Write as _;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use anyhow::{bail, Context as _, Result};
+
+use super::run::{run_watched, Scratch};
+use super::suite::{shared_dir, workspace_root};
+use super::treedd_binary;
+
+/// The sleep oracle's check: the tokens of `trigger.tok` (one per line, next to the script)
+/// occur in the candidate in this order.
+const SLEEP_ORACLE: &str = r#"#!/bin/sh
+sleep 0.1
+grep -oE '[A-Za-z0-9_]+|[^[:space:]A-Za-z0-9_]' "$1" |
+  awk -v want="$(dirname "$0")/trigger.tok" 'BEGIN { while ((getline l < want) > 0) t[++m] = l }
+       k < m && $0 == t[k + 1] { k++ } END { exit !(k == m) }'
+"#;
+
+/// One reduction's figures.
+struct Row {
+    jobs: usize,
+    wall: f64,
+    runs: u64,
+    discarded: u64,
+    busy: f64,
+    cpu_self: f64,
+    output: Vec<u8>,
+}
+
+/// A case: an input file and its oracle.
+struct Case {
+    input: PathBuf,
+    oracle: PathBuf,
+}
+
+pub(super) fn speculation(treedd: Option<PathBuf>, publish: bool) -> Result<()> {
+    let root = workspace_root();
+    let treedd = treedd_binary(&root, treedd)?;
+    let shared = shared_dir(&root).context("../shared/suites is missing")?;
+    let work = Scratch::new("speculation")?;
+
+    // 1. The sleep oracle.
+    let perses = shared.join("suites/perses/gcc-71626");
+    let sleep_dir = work.path().join("sleep-oracle");
+    fs::create_dir_all(&sleep_dir)?;
+    let trigger = fs::read_to_string(perses.join("trigger.c"))?;
+    fs::write(
+        sleep_dir.join("trigger.tok"),
+        tokens(&trigger).join("\n") + "\n",
+    )?;
+    let oracle = sleep_dir.join("oracle.sh");
+    fs::write(&oracle, SLEEP_ORACLE)?;
+    make_executable(&oracle)?;
+    let sleep_case = Case {
+        input: perses.join("input.c"),
+        oracle,
+    };
+    let sleep_rows: Vec<Row> = [1, 2, 4, 8]
+        .iter()
+        .map(|&jobs| {
+            reduce_all(
+                &treedd,
+                work.path(),
+                std::slice::from_ref(&sleep_case),
+                jobs,
+            )
+        })
+        .collect::<Result<_>>()?;
+
+    // 2. JRTS with its real oracles.
+    let jrts: Vec<Case> = cases(&shared.join("suites/jrts"))?;
+    let jrts_rows: Vec<Row> = [1, 2]
+        .iter()
+        .map(|&jobs| reduce_all(&treedd, work.path(), &jrts, jobs))
+        .collect::<Result<_>>()?;
+
+    let mut md = String::from("# Speculation (issue 10)\n\n");
+    let _ = writeln!(md, "Measured {} on {} CPUs (nproc); one run per row, all rows in one bench run, so the ratios compare like with like. Default preset.\n", now(), std::thread::available_parallelism().map_or(0, |n| n.get()));
+    md += &table(
+        "Sleep oracle (0.1 s + token check) on perses gcc-71626 (18,975 bytes)",
+        &sleep_rows,
+    );
+    md += &table(
+        &format!(
+            "JRTS, {} cases with their real oracles (node), totals",
+            jrts.len()
+        ),
+        &jrts_rows,
+    );
+    print!("{md}");
+    if publish {
+        let out = root.join("docs/bench/speculation.md");
+        fs::write(&out, &md)?;
+        println!("wrote {}", out.display());
+    }
+    Ok(())
+}
+
+fn table(title: &str, rows: &[Row]) -> String {
+    let mut out = format!("## {title}\n\n| jobs | wall s | vs jobs 1 | oracle runs | vs jobs 1 | discarded | mean busy workers | treedd CPU / wall | output |\n|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+    let base = &rows[0];
+    for r in rows {
+        let _ = writeln!(
+            out,
+            "| {} | {:.1} | {:.2}x | {} | {:.2}x | {} | {:.2} | {:.1}% | {} |",
+            r.jobs,
+            r.wall,
+            r.wall / base.wall,
+            r.runs,
+            r.runs as f64 / base.runs as f64,
+            r.discarded,
+            r.busy,
+            100.0 * r.cpu_self / r.wall,
+            if r.output == base.output {
+                "identical"
+            } else {
+                "DIFFERENT"
+            },
+        );
+    }
+    out.push('\n');
+    out
+}
+
+/// Reduce every case with `jobs`; the figures summed (busy workers: weighted by wall time).
+fn reduce_all(treedd: &Path, work: &Path, cases: &[Case], jobs: usize) -> Result<Row> {
+    let mut total = Row {
+        jobs,
+        wall: 0.0,
+        runs: 0,
+        discarded: 0,
+        busy: 0.0,
+        cpu_self: 0.0,
+        output: Vec::new(),
+    };
+    for (i, case) in cases.iter().enumerate() {
+        let dir = work.join(format!("j{jobs}-{i}"));
+        fs::create_dir_all(&dir)?;
+        let name = case.input.file_name().context("input without a name")?;
+        let input = dir.join(name);
+        fs::copy(&case.input, &input)?;
+        let stats = dir.join("stats.json");
+        let output = dir.join("output");
+        let finished = run_watched(
+            Command::new(treedd)
+                .arg("--test")
+                .arg(&case.oracle)
+                .args(["--jobs", &jobs.to_string(), "-q", "--stats"])
+                .arg(&stats)
+                .arg("-o")
+                .arg(&output)
+                .arg(&input)
+                .current_dir(&dir)
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null()),
+            Some(Duration::from_secs(1800)),
+        )?;
+        if !finished.status.success() {
+            bail!(
+                "treedd on {} failed: {}",
+                case.input.display(),
+                finished.status
+            );
+        }
+        let s: serde_json::Value = serde_json::from_slice(&fs::read(&stats)?)?;
+        let wall = finished.wall.as_secs_f64();
+        total.wall += wall;
+        total.runs += s["oracle_runs"].as_u64().unwrap_or(0);
+        total.discarded += s["discarded"].as_u64().unwrap_or(0);
+        total.busy += s["mean_busy_workers"].as_f64().unwrap_or(0.0) * wall;
+        total.cpu_self += finished.cpu_self.unwrap_or(f64::NAN);
+        total.output.extend(fs::read(&output)?);
+        total.output.push(0);
+    }
+    total.busy /= total.wall;
+    Ok(total)
+}
+
+/// The cases of a suite folder: each subfolder's input and its `test.sh` or `oracle.sh`.
+fn cases(suite: &Path) -> Result<Vec<Case>> {
+    let mut out = Vec::new();
+    let mut dirs: Vec<PathBuf> = fs::read_dir(suite)
+        .with_context(|| suite.display().to_string())?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    for dir in dirs {
+        let oracle = ["test.sh", "oracle.sh"]
+            .iter()
+            .map(|n| dir.join(n))
+            .find(|p| p.is_file());
+        let input = fs::read_dir(&dir)?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .find(|p| p.extension().is_some_and(|e| e == "js" || e == "c"));
+        if let (Some(oracle), Some(input)) = (oracle, input) {
+            out.push(Case { input, oracle });
+        }
+    }
+    Ok(out)
+}
+
+/// The tokens the sleep oracle's grep cuts a C file into (words and single punctuation).
+fn tokens(src: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    for c in src.chars() {
+        if c.is_ascii_alphanumeric() || c == '_' {
+            word.push(c);
+            continue;
+        }
+        if !word.is_empty() {
+            out.push(std::mem::take(&mut word));
+        }
+        if !c.is_whitespace() {
+            out.push(c.to_string());
+        }
+    }
+    if !word.is_empty() {
+        out.push(word);
+    }
+    out
+}
+
+fn make_executable(path: &Path) -> Result<()> {
+    use std::os::unix::fs::PermissionsExt as _;
+    fs::set_permissions(path, fs::Permissions::from_mode(0o755))?;
+    Ok(())
+}
+
+fn now() -> String {
+    Command::new("date")
+        .args(["-u", "+%Y-%m-%d %H:%M UTC"])
+        .output()
+        .ok()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn tokens_are_words_and_single_punctuation() {
+        assert_eq!(
+            super::tokens("llong c = test1char8;\n  v={c};"),
+            [
+                "llong",
+                "c",
+                "=",
+                "test1char8",
+                ";",
+                "v",
+                "=",
+                "{",
+                "c",
+                "}",
+                ";"
+            ]
+        );
+    }
+}
