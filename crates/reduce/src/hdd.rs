@@ -68,9 +68,9 @@ pub(crate) fn recursive<T: Tree>(s: &mut Session<T>, step: Step, order: Traversa
 /// How many nodes of the work list ahead of the current one the lookahead covers.
 const LOOKAHEAD_NODES: usize = 64;
 
-/// Speculation across nodes (issue 10, see `lookahead`): announce what the visits of the
-/// current node and of the next nodes of the work list test if the current visit changes nothing and every test fails
-/// (C-Vise's bet that most candidates fail): each node's whole DDMIN sequence
+/// Speculation across steps (issue 10, see `lookahead`): announce what the visits of the
+/// current node and of the next nodes of the work list test if every test fails (C-Vise's bet
+/// that most candidates fail): each node's whole DDMIN sequence
 /// ([`crate::ddmin::all_fail_sequence`], with the test of removing a lone node), then its
 /// hoisting candidates when the step hoists, so idle workers test them in advance.
 fn announce_next<T: Tree>(
@@ -84,7 +84,12 @@ fn announce_next<T: Tree>(
     if jobs <= 1 {
         return;
     }
-    let budget = 8 * jobs;
+    // `jobs` candidates: mostly the rest of the current visit (its later DDMIN rounds, the
+    // lone-node test, its hoisting), the shallowest bets. Bets on the next nodes are deep (every
+    // remaining candidate of this visit must fail first): with 8 * jobs they lost more than
+    // they won (sleep oracle, --jobs 8: 0.36x with 480 runs vs 0.32x with 379; JRTS, --jobs 2:
+    // 1.63x the runs of --jobs 1 vs 1.25x; `cargo xtask bench speculation`).
+    let budget = jobs;
     let tree = &*s.tree;
     let next: Vec<T::Node> = match order {
         TraversalOrder::BreadthFirst => work.iter().copied().take(LOOKAHEAD_NODES).collect(),

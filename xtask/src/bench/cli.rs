@@ -13,8 +13,8 @@ usage: cargo xtask bench [OPTIONS]
        cargo xtask bench micro [--treedd PATH] [--publish]
        cargo xtask bench micro-grammar [--treedd PATH]   (only the --grammar figures)
        cargo xtask bench speculation [--treedd PATH] [--publish]
-                        (--jobs 1/2/4/8 with a 0.1 s sleep oracle, --jobs 1/2 on JRTS with
-                        real oracles; --publish writes docs/bench/speculation.md)
+                        (--jobs 1/2/4/8 with a 0.1 s sleep oracle, --jobs 1/2 on JRTS and on
+                        fixtures with real oracles; --publish writes docs/bench/speculation.md)
 
 Options:
   --suite NAME|PATH     fixtures (default), jrts, perses, c-ice (from ../shared/suites) or a

@@ -7,6 +7,8 @@
 //!    compiler's parser). `--jobs` 1, 2, 4 and 8 with the default preset.
 //! 2. Real oracles on this machine's cores: the 13 JRTS cases with their own oracles (node),
 //!    `--jobs` 1 and 2.
+//! 3. The same with the repository's fixtures (gcc, g++, gofmt, javac, node, python3, rustc,
+//!    tsc).
 //!
 //! Every row reports wall time, its ratio to `--jobs 1`, oracle runs, the runs discarded as
 //! lost bets, the mean number of busy workers, treedd's own CPU as a share of the wall time,
@@ -91,6 +93,21 @@ pub(super) fn speculation(treedd: Option<PathBuf>, publish: bool) -> Result<()> 
         .map(|&jobs| reduce_all(&treedd, work.path(), &jrts, jobs))
         .collect::<Result<_>>()?;
 
+    // 3. The fixtures with their real oracles (gcc, g++, gofmt, javac, node, python3, rustc, tsc).
+    let mut fixtures = Vec::new();
+    let mut langs: Vec<PathBuf> = fs::read_dir(root.join("fixtures"))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir())
+        .collect();
+    langs.sort();
+    for lang in langs {
+        fixtures.extend(cases(&lang)?);
+    }
+    let fixture_rows: Vec<Row> = [1, 2]
+        .iter()
+        .map(|&jobs| reduce_all(&treedd, work.path(), &fixtures, jobs))
+        .collect::<Result<_>>()?;
+
     let mut md = String::from("# Speculation (issue 10)\n\n");
     let _ = writeln!(md, "Measured {} on {} CPUs (nproc); one run per row, all rows in one bench run, so the ratios compare like with like. Default preset.\n", now(), std::thread::available_parallelism().map_or(0, |n| n.get()));
     md += &table(
@@ -103,6 +120,13 @@ pub(super) fn speculation(treedd: Option<PathBuf>, publish: bool) -> Result<()> 
             jrts.len()
         ),
         &jrts_rows,
+    );
+    md += &table(
+        &format!(
+            "fixtures/, {} cases with their real oracles, totals",
+            fixtures.len()
+        ),
+        &fixture_rows,
     );
     print!("{md}");
     if publish {
@@ -208,9 +232,19 @@ fn cases(suite: &Path) -> Result<Vec<Case>> {
             .iter()
             .map(|n| dir.join(n))
             .find(|p| p.is_file());
-        let input = fs::read_dir(&dir)?
+        let mut inputs: Vec<PathBuf> = fs::read_dir(&dir)?
             .filter_map(|e| e.ok().map(|e| e.path()))
-            .find(|p| p.extension().is_some_and(|e| e == "js" || e == "c"));
+            .filter(|p| {
+                let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+                p.is_file()
+                    && !matches!(name, "test.sh" | "oracle.sh" | "PROVENANCE")
+                    && !name.starts_with("trigger.")
+                    && !name.starts_with("README")
+                    && !name.contains(".reduced.")
+            })
+            .collect();
+        inputs.sort();
+        let input = inputs.into_iter().next();
         if let (Some(oracle), Some(input)) = (oracle, input) {
             out.push(Case { input, oracle });
         }
