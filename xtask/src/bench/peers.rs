@@ -17,7 +17,7 @@ use anyhow::{Context as _, Result};
 
 use super::config::Peer;
 use super::measure::{machine_summary, nonws_chars, now_utc};
-use super::run::{oracle_accepts, run_watched, Scratch};
+use super::run::{case_files, oracle_accepts, run_watched, Scratch};
 use super::store::{Row, TracePoint};
 use super::suite::Case;
 
@@ -123,17 +123,7 @@ pub(super) fn run_peer(
     jobs: usize,
     limit: Duration,
 ) -> Result<Row> {
-    let input =
-        fs::read(&case.input).with_context(|| format!("cannot read {}", case.input.display()))?;
-    let file_name = case
-        .input
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "input".to_string());
-    let oracle = case
-        .oracle
-        .canonicalize()
-        .with_context(|| format!("oracle {}", case.oracle.display()))?;
+    let (input, file_name, oracle) = case_files(case)?;
     let dir = Scratch::new(&format!("{}-{}", case.name, peer.slug()))?;
     let work = dir.path().join("work");
     let tmp = dir.path().join("tmp");

@@ -221,13 +221,9 @@ pub(super) fn stat_u64(stats: &serde_json::Value, key: &str) -> Option<u64> {
         .find_map(|v| v.get(key).and_then(|v| v.as_u64()))
 }
 
-pub(super) fn run_case(
-    treedd: &Path,
-    case: &Case,
-    config: &Config,
-    jobs: usize,
-    limit: Duration,
-) -> Result<Row> {
+/// What a run needs of a case: the input's bytes, its file name (the name the candidate gets),
+/// and the oracle's absolute path.
+pub(super) fn case_files(case: &Case) -> Result<(Vec<u8>, String, PathBuf)> {
     let input =
         fs::read(&case.input).with_context(|| format!("cannot read {}", case.input.display()))?;
     let file_name = case
@@ -239,6 +235,17 @@ pub(super) fn run_case(
         .oracle
         .canonicalize()
         .with_context(|| format!("oracle {}", case.oracle.display()))?;
+    Ok((input, file_name, oracle))
+}
+
+pub(super) fn run_case(
+    treedd: &Path,
+    case: &Case,
+    config: &Config,
+    jobs: usize,
+    limit: Duration,
+) -> Result<Row> {
+    let (input, file_name, oracle) = case_files(case)?;
     let input_path = case.input.canonicalize()?;
     let dir = Scratch::new(&format!("{}-{}", case.name, config.slug()))?;
     let output = dir.path().join(&file_name);

@@ -22,8 +22,9 @@ use std::time::Duration;
 
 use anyhow::{bail, Context as _, Result};
 
-use super::run::{run_watched, Scratch};
-use super::suite::{shared_dir, workspace_root};
+use super::measure::now_utc;
+use super::run::{run_watched, stat_u64, Scratch};
+use super::suite::{discover, shared_dir, workspace_root, Case};
 use super::treedd_binary;
 
 /// The sleep oracle's check: the tokens of `trigger.tok` (one per line, next to the script)
@@ -46,12 +47,6 @@ struct Row {
     output: Vec<u8>,
 }
 
-/// A case: an input file and its oracle.
-struct Case {
-    input: PathBuf,
-    oracle: PathBuf,
-}
-
 pub(super) fn speculation(treedd: Option<PathBuf>, publish: bool) -> Result<()> {
     let root = workspace_root();
     let treedd = treedd_binary(&root, treedd)?;
@@ -71,6 +66,7 @@ pub(super) fn speculation(treedd: Option<PathBuf>, publish: bool) -> Result<()> 
     fs::write(&oracle, SLEEP_ORACLE)?;
     make_executable(&oracle)?;
     let sleep_case = Case {
+        name: "gcc-71626-sleep".to_string(),
         input: perses.join("input.c"),
         oracle,
     };
@@ -87,29 +83,21 @@ pub(super) fn speculation(treedd: Option<PathBuf>, publish: bool) -> Result<()> 
         .collect::<Result<_>>()?;
 
     // 2. JRTS with its real oracles.
-    let jrts: Vec<Case> = cases(&shared.join("suites/jrts"))?;
+    let jrts = discover(&shared.join("suites/jrts"))?;
     let jrts_rows: Vec<Row> = [1, 2]
         .iter()
         .map(|&jobs| reduce_all(&treedd, work.path(), &jrts, jobs))
         .collect::<Result<_>>()?;
 
     // 3. The fixtures with their real oracles (gcc, g++, gofmt, javac, node, python3, rustc, tsc).
-    let mut fixtures = Vec::new();
-    let mut langs: Vec<PathBuf> = fs::read_dir(root.join("fixtures"))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_dir())
-        .collect();
-    langs.sort();
-    for lang in langs {
-        fixtures.extend(cases(&lang)?);
-    }
+    let fixtures = discover(&root.join("fixtures"))?;
     let fixture_rows: Vec<Row> = [1, 2]
         .iter()
         .map(|&jobs| reduce_all(&treedd, work.path(), &fixtures, jobs))
         .collect::<Result<_>>()?;
 
     let mut md = String::from("# Speculation (issue 10)\n\n");
-    let _ = writeln!(md, "Measured {} on {} CPUs (nproc); one run per row, all rows in one bench run, so the ratios compare like with like. Default preset.\n", now(), std::thread::available_parallelism().map_or(0, |n| n.get()));
+    let _ = writeln!(md, "Measured {} on {} CPUs (nproc); one run per row, all rows in one bench run, so the ratios compare like with like. Default preset.\n", now_utc(), std::thread::available_parallelism().map_or(0, |n| n.get()));
     md += &table(
         "Sleep oracle (0.1 s + token check) on perses gcc-71626 (18,975 bytes)",
         &sleep_rows,
@@ -207,8 +195,8 @@ fn reduce_all(treedd: &Path, work: &Path, cases: &[Case], jobs: usize) -> Result
         let s: serde_json::Value = serde_json::from_slice(&fs::read(&stats)?)?;
         let wall = finished.wall.as_secs_f64();
         total.wall += wall;
-        total.runs += s["oracle_runs"].as_u64().unwrap_or(0);
-        total.discarded += s["discarded"].as_u64().unwrap_or(0);
+        total.runs += stat_u64(&s, "oracle_runs").unwrap_or(0);
+        total.discarded += stat_u64(&s, "discarded").unwrap_or(0);
         total.busy += s["mean_busy_workers"].as_f64().unwrap_or(0.0) * wall;
         total.cpu_self += finished.cpu_self.unwrap_or(f64::NAN);
         total.output.extend(fs::read(&output)?);
@@ -216,40 +204,6 @@ fn reduce_all(treedd: &Path, work: &Path, cases: &[Case], jobs: usize) -> Result
     }
     total.busy /= total.wall;
     Ok(total)
-}
-
-/// The cases of a suite folder: each subfolder's input and its `test.sh` or `oracle.sh`.
-fn cases(suite: &Path) -> Result<Vec<Case>> {
-    let mut out = Vec::new();
-    let mut dirs: Vec<PathBuf> = fs::read_dir(suite)
-        .with_context(|| suite.display().to_string())?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_dir())
-        .collect();
-    dirs.sort();
-    for dir in dirs {
-        let oracle = ["test.sh", "oracle.sh"]
-            .iter()
-            .map(|n| dir.join(n))
-            .find(|p| p.is_file());
-        let mut inputs: Vec<PathBuf> = fs::read_dir(&dir)?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| {
-                let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-                p.is_file()
-                    && !matches!(name, "test.sh" | "oracle.sh" | "PROVENANCE")
-                    && !name.starts_with("trigger.")
-                    && !name.starts_with("README")
-                    && !name.contains(".reduced.")
-            })
-            .collect();
-        inputs.sort();
-        let input = inputs.into_iter().next();
-        if let (Some(oracle), Some(input)) = (oracle, input) {
-            out.push(Case { input, oracle });
-        }
-    }
-    Ok(out)
 }
 
 /// The tokens the sleep oracle's grep cuts a C file into (words and single punctuation).
@@ -278,15 +232,6 @@ fn make_executable(path: &Path) -> Result<()> {
     use std::os::unix::fs::PermissionsExt as _;
     fs::set_permissions(path, fs::Permissions::from_mode(0o755))?;
     Ok(())
-}
-
-fn now() -> String {
-    Command::new("date")
-        .args(["-u", "+%Y-%m-%d %H:%M UTC"])
-        .output()
-        .ok()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        .unwrap_or_default()
 }
 
 #[cfg(test)]
