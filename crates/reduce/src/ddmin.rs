@@ -7,7 +7,8 @@
 //!   backward, subsets first or complements first (002, Sections 3.2-3.3);
 //! - the fixed point DDMIN* (001, ch. 5);
 //! - parallel tests, *stabilized* (001, ch. 6): the candidates of a round form one sequence in
-//!   syntactic order (002 Algorithm 4, "combined"); they are tested in windows and the
+//!   syntactic order (002 Algorithm 4, "combined"), followed, with several jobs, by those of the
+//!   finer rounds that come next if it finds nothing; the speculative driver tests them and the
 //!   candidate chosen is always the first interesting one of the sequence, so the result does
 //!   not depend on `jobs`;
 //! - GreeDDy (001, fig. 6.2): when a testing window holds several interesting complements,
@@ -483,7 +484,8 @@ impl Run<'_> {
                 _ => None,
             })
             .collect();
-        if !self.opts.greeddy || others.is_empty() {
+        // (Windows are GreeDDy's only: other rounds run on the speculative driver.)
+        if others.is_empty() {
             return Some(Step::Remove {
                 removed: vec![first],
                 first,
