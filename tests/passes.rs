@@ -137,6 +137,53 @@ fn c_unused_parameter_and_its_arguments_vanish_together() {
 }
 
 #[test]
+fn c_call_inlined_and_if_turned_into_its_condition() {
+    let d = Dir::new();
+    d.write(
+        "calls.c",
+        "int printf(const char *, ...);\n\
+         static int combine_values(int left, int right) { return left * 10 + right; }\n\
+         int main(void) {\n\
+         \x20   int r = 1;\n\
+         \x20   if (r++ > 0) { r = r * 1; } else { r = 5; }\n\
+         \x20   printf(\"%d\\n\", combine_values(4, r));\n\
+         \x20   return 0;\n\
+         }\n",
+    );
+    let oracle = d.script("oracle.sh", PRINTS_42);
+    d.run(&[
+        "--test",
+        "oracle.sh",
+        "--passes",
+        "inline-calls,rewrite",
+        "--stats",
+        "stats.json",
+        "-q",
+        "calls.c",
+    ])
+    .expect_code(0);
+    let out = d.read_string("calls.reduced.c");
+    assert!(is_interesting(&oracle, "calls.c", out.as_bytes()), "{out}");
+    // The call became its value and the function went; the `if` became its condition, which
+    // must stay for its side effect.
+    assert!(!out.contains("combine_values"), "{out}");
+    assert!(out.contains("4 * 10 + r"), "{out}");
+    assert!(!out.contains("if") && out.contains("r++"), "{out}");
+    let s = stats(&d);
+    let accepted = |pass: &str| {
+        s["rounds"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["pass"] == pass)
+            .map(|r| r["accepted"].as_u64().unwrap())
+            .sum::<u64>()
+    };
+    assert!(accepted("inline-calls") >= 1, "{s}");
+    assert!(accepted("rewrite") >= 1, "{s}");
+}
+
+#[test]
 fn c_typedef_replaced_by_int_and_literals_shrunk() {
     let d = Dir::new();
     d.write(

@@ -142,7 +142,8 @@ pub struct Args {
     pub final_text_pass: bool,
 
     /// Transformation passes run after the tree algorithm in every round, comma-separated:
-    /// literals, rename, replace-ids, params, subtrees, tokens [default: from --preset]
+    /// literals, inline, inline-calls, rewrite, replace-ids, rename, params, subtrees, tokens
+    /// [default: from --preset]
     #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse_pass,
           help_heading = "REDUCTION", conflicts_with = "no_passes")]
     pub passes: Option<Vec<treedd_reduce::Pass>>,

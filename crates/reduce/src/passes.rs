@@ -3,6 +3,11 @@
 //!
 //! - `inline`: a definition (C's `typedef`, from `[[inline]]` in passes.toml) inlined into
 //!   every use and removed (C-Reduce's typedef inlining).
+//! - `inline-calls`: a call of a function whose body is one `return` of a value replaced by
+//!   that value, with the parameters replaced by the arguments (C-Reduce's inliner, for the
+//!   functions where it is a splice).
+//! - `rewrite`: grammar-data rewrites such as C's `if (c) s` to `(c);` (C-Reduce's
+//!   `simplify-if`), from `[[rewrites]]` in passes.toml.
 //! - `literals`: number literals to `0` or `1`, strings and characters to empty or one
 //!   character (the texts come from `grammars/<lang>/passes.toml`).
 //! - `replace-ids` (before `rename`, see [`Pass::ALL`]): see below.
@@ -35,7 +40,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 use std::ops::Range;
 
-use treedd_tree::{glue, Facts, Lang, RTree};
+use treedd_tree::{glue, Facts, Lang, ListSite, RTree};
 
 use crate::driver::first_interesting;
 use crate::{ddmin_indices, DdminOptions, Judge};
@@ -45,6 +50,8 @@ use crate::{ddmin_indices, DdminOptions, Judge};
 pub enum Pass {
     Literals,
     Inline,
+    InlineCalls,
+    Rewrite,
     ReplaceIds,
     Rename,
     Params,
@@ -56,9 +63,11 @@ impl Pass {
     /// Every pass, in the order a round runs them: identifier replacement before renaming
     /// (while names are long, `int32_t` -> `int` shortens the text; after renaming it would
     /// lengthen it), token search last, as in Vulcan.
-    pub const ALL: [Pass; 7] = [
+    pub const ALL: [Pass; 9] = [
         Pass::Literals,
         Pass::Inline,
+        Pass::InlineCalls,
+        Pass::Rewrite,
         Pass::ReplaceIds,
         Pass::Rename,
         Pass::Params,
@@ -71,6 +80,8 @@ impl Pass {
         match self {
             Pass::Literals => "literals",
             Pass::Inline => "inline",
+            Pass::InlineCalls => "inline-calls",
+            Pass::Rewrite => "rewrite",
             Pass::Rename => "rename",
             Pass::ReplaceIds => "replace-ids",
             Pass::Params => "params",
@@ -197,6 +208,8 @@ impl<'a> Passes<'a> {
         match pass {
             Pass::Literals => self.literals(),
             Pass::Inline => self.sequence(pass, inline),
+            Pass::InlineCalls => self.sequence(pass, inline_calls),
+            Pass::Rewrite => self.sequence(pass, rewrite),
             Pass::Rename => self.rename(),
             Pass::ReplaceIds => self.sequence(pass, replace_ids),
             Pass::Params => self.sequence(pass, params),
@@ -475,6 +488,93 @@ fn inline(text: &[u8], _lang: Lang, facts: &Facts) -> Vec<Vec<Splice>> {
     out
 }
 
+/// `inner` lies within `outer`.
+fn within(inner: &Range<usize>, outer: &Range<usize>) -> bool {
+    outer.start <= inner.start && inner.end <= outer.end
+}
+
+/// Only the candidates that make the text strictly shorter (what guarantees that a pass which
+/// may also add text, such as `inline-calls`, ends).
+fn shorter_only(text: &[u8], candidates: Vec<Vec<Splice>>) -> Vec<Vec<Splice>> {
+    candidates
+        .into_iter()
+        .filter(|s| apply(text, s).len() < text.len())
+        .collect()
+}
+
+/// Call inlining (C-Reduce's inliner, where it is a splice): a call of a function whose body
+/// is one `return` of a value becomes that value, with each parameter replaced by its argument
+/// (parenthesized unless it is one token). First every call at once with the definition
+/// removed (unless the function calls itself), then each call alone; only candidates that
+/// shorten the text.
+fn inline_calls(text: &[u8], _lang: Lang, facts: &Facts) -> Vec<Vec<Splice>> {
+    let one_token = |r: &Range<usize>| {
+        facts
+            .tokens
+            .binary_search_by_key(&r.start, |t| t.start)
+            .is_ok_and(|i| facts.tokens[i] == *r)
+    };
+    let wrap = |r: &Range<usize>, bytes: &[u8]| -> Vec<u8> {
+        if one_token(r) {
+            bytes.to_vec()
+        } else {
+            [b"(", bytes, b")"].concat()
+        }
+    };
+    let mut out = Vec::new();
+    for f in &facts.inlinable {
+        let calls: Vec<&ListSite> = facts
+            .calls
+            .iter()
+            .filter(|c| {
+                c.name == f.name && c.elems.len() == f.params.len() && !within(&c.range, &f.owner)
+            })
+            .collect();
+        let in_expr: Vec<&Range<usize>> = facts
+            .idents
+            .iter()
+            .map(|id| &id.range)
+            .filter(|r| within(r, &f.expr))
+            .collect();
+        let value = |call: &ListSite| -> Splice {
+            let subs: Vec<Splice> = in_expr
+                .iter()
+                .filter_map(|r| {
+                    let i = f
+                        .params
+                        .iter()
+                        .position(|p| p.as_slice() == &text[(*r).clone()])?;
+                    let arg = &call.elems[i];
+                    let at = r.start - f.expr.start..r.end - f.expr.start;
+                    Some(Splice::new(at, &wrap(arg, &text[arg.clone()])))
+                })
+                .collect();
+            let value = apply(&text[f.expr.clone()], &subs);
+            Splice::new(call.range.clone(), &wrap(&f.expr, &value))
+        };
+        let recursive = in_expr.iter().any(|r| text[(*r).clone()] == *f.name);
+        if !recursive && !calls.is_empty() {
+            let mut all: Vec<Splice> = calls.iter().map(|c| value(c)).collect();
+            all.push(Splice::new(f.owner.clone(), b""));
+            all.sort_by_key(|s| (s.range.start, s.range.end));
+            out.push(all);
+        }
+        out.extend(calls.iter().map(|c| vec![value(c)]));
+    }
+    shorter_only(text, out)
+}
+
+/// Rewrites from `[[rewrites]]` in passes.toml (C's `if (c) s` to `(c);`, C-Reduce's
+/// `simplify-if`), in source order.
+fn rewrite(text: &[u8], _lang: Lang, facts: &Facts) -> Vec<Vec<Splice>> {
+    let all = facts
+        .rewrites
+        .iter()
+        .map(|(r, t)| vec![Splice::new(r.clone(), t)])
+        .collect();
+    shorter_only(text, all)
+}
+
 /// The splice removing element `i` of a list, with one separator next to it.
 fn remove_element(elems: &[Range<usize>], i: usize) -> Splice {
     let range = if i + 1 < elems.len() {
@@ -589,146 +689,4 @@ fn tokens(_text: &[u8], _lang: Lang, facts: &Facts) -> Vec<Vec<Splice>> {
 }
 
 #[cfg(test)]
-mod tests {
-    use std::sync::Arc;
-
-    use super::*;
-    use crate::{FnOracle, JudgeOptions};
-
-    fn run(lang: Lang, src: &str, pass: Pass, oracle: fn(&str) -> bool) -> (String, u64) {
-        let f = FnOracle::new(move |c: &[u8]| oracle(std::str::from_utf8(c).unwrap_or("")));
-        let oracle = Arc::new(f);
-        let judge = Judge::new(Box::new(Arc::clone(&oracle)), JudgeOptions::default());
-        let mut p = Passes::new(
-            lang,
-            &judge,
-            &DdminOptions::default(),
-            src.as_bytes().into(),
-        );
-        p.run(pass);
-        (String::from_utf8(p.current).unwrap(), oracle.runs())
-    }
-
-    #[test]
-    fn apply_separates_glued_tokens() {
-        let s = [Splice::new(1..4, b"")];
-        assert_eq!(apply(b"a + b", &s), b"a b");
-        assert_eq!(apply(b"a(b)", &[Splice::new(1..2, b"")]), b"a b)");
-        assert_eq!(apply(b"x=y", &[Splice::new(2..3, b"zz")]), b"x=zz");
-    }
-
-    #[test]
-    fn short_names() {
-        let names: Vec<String> = [0, 1, 25, 26, 27, 51, 52, 701, 702]
-            .map(|n| String::from_utf8(short_name(n)).unwrap())
-            .to_vec();
-        assert_eq!(names, ["a", "b", "z", "aa", "ab", "az", "ba", "zz", "aaa"]);
-    }
-
-    #[test]
-    fn rename_avoids_names_in_the_file_and_keywords() {
-        let src = "int a; int b; int do_it(int value) { return value + a + b; }";
-        let (out, _) = run(Lang::C, src, Pass::Rename, |c| !c.contains("a;  int a;"));
-        assert_eq!(out, "int a; int b; int d(int c) { return c + a + b; }");
-        // Names that are keywords (`do`, `if`) are skipped.
-        let many: String = (0..120).map(|i| format!("int long_name_{i};")).collect();
-        let (out, _) = run(Lang::C, &many, Pass::Rename, |_| true);
-        assert!(!out.contains(" do;") && !out.contains(" if;"), "{out}");
-        assert!(out.contains(" dn;") && out.contains(" dp;"), "{out}");
-    }
-
-    #[test]
-    fn rename_keeps_what_the_oracle_needs_in_few_runs() {
-        let src = "int counter; int helper(int value) { return value; }\n\
-                   int main(void) { return helper(counter); }";
-        let (out, runs) = run(Lang::C, src, Pass::Rename, |c| c.contains("helper"));
-        assert_eq!(
-            out,
-            "int a; int helper(int c) { return c; }\nint main(void) { return helper(a); }"
-        );
-        assert!(runs <= 6, "{runs}");
-    }
-
-    #[test]
-    fn literals_shrink_together_and_alone() {
-        let src = "int x = 0x5BL; int y = 1234; char *s = \"long string\"; int z = 77;";
-        let (out, _) = run(Lang::C, src, Pass::Literals, |c| !c.contains("z = 0"));
-        assert_eq!(out, "int x = 0; int y = 0; char *s = \"\"; int z = 1;");
-        let (out, _) = run(
-            Lang::JavaScript,
-            "f('abc', `t${x}`, 3.14);",
-            Pass::Literals,
-            |_| true,
-        );
-        assert_eq!(out, "f(\"\", ``, 0);");
-    }
-
-    #[test]
-    fn params_go_with_their_arguments() {
-        let src = "int f(int a, int b, int c) { return a + c; }\nint main() { return f(1, 2, 3) + f(4, 5, 6); }";
-        let (out, _) = run(Lang::C, src, Pass::Params, |c| {
-            ["int a", "int c", "a + c", "1", "3", "4", "6"]
-                .iter()
-                .all(|w| c.contains(w))
-        });
-        assert_eq!(
-            out,
-            "int f(int a, int c) { return a + c; }\nint main() { return f(1, 3) + f(4, 6); }"
-        );
-    }
-
-    #[test]
-    fn replace_ids_makes_declarations_dead() {
-        let src = "typedef long Type1; typedef long Type2; Type1 x; Type2 y; Type2 z;";
-        let (out, _) = run(Lang::C, src, Pass::ReplaceIds, |c| c.contains("typedef"));
-        assert_eq!(
-            out,
-            "typedef long Type1; typedef long Type2; int x; int y; int z;"
-        );
-        // Never longer: `T` cannot become `int`, but `U` can become `T`.
-        let src = "typedef long T; typedef long U; T x; U y; U z;";
-        let (out, _) = run(Lang::C, src, Pass::ReplaceIds, |c| c.contains("typedef"));
-        assert_eq!(out, "typedef long T; typedef long U; T x; T y; T z;");
-    }
-
-    #[test]
-    fn typedefs_are_inlined_when_the_text_does_not_grow() {
-        let src = "typedef signed char small_t; small_t g; int f(small_t x) { return x; }";
-        let (out, _) = run(Lang::C, src, Pass::Inline, |c| c.contains("signed char g"));
-        assert_eq!(out, " signed char g; int f(signed char x) { return x; }");
-        // Four uses of a one-letter name: inlining would grow the text.
-        let src = "typedef unsigned long long d; d a; d b; d c; d e;";
-        let (out, runs) = run(Lang::C, src, Pass::Inline, |_| true);
-        assert_eq!((out.as_str(), runs), (src, 0));
-    }
-
-    #[test]
-    fn subtrees_use_shorter_compatible_nodes_anywhere() {
-        let src = "int f(int a) { return a * (a + 2); }\nint g(void) { return 0; }";
-        let (out, _) = run(Lang::C, src, Pass::Subtrees, |c| c.contains("int f(int a)"));
-        assert!(out.contains("return 0;") && !out.contains("a + 2"), "{out}");
-    }
-
-    #[test]
-    fn token_search_removes_what_no_node_boundary_allows() {
-        let (out, _) = run(Lang::C, "int main() { return 0; }", Pass::Tokens, |c| {
-            c.contains("main")
-        });
-        assert!(out.len() < "int main() { return 0; }".len(), "{out}");
-        assert!(!out.starts_with("int"), "{out}");
-    }
-
-    #[test]
-    fn pass_names_round_trip() {
-        for p in Pass::ALL {
-            assert_eq!(Pass::from_name(p.name()), Some(p));
-        }
-        assert_eq!(
-            Pass::parse_list("tokens, rename,tokens").unwrap(),
-            [Pass::Rename, Pass::Tokens]
-        );
-        assert!(Pass::parse_list("rename,bogus")
-            .unwrap_err()
-            .contains("bogus"));
-    }
-}
+mod tests;

@@ -8,7 +8,7 @@
 
 use std::ops::Range;
 
-use crate::pass_data::{ListSpec, PassData};
+use crate::pass_data::{ListSpec, PassData, Piece};
 use crate::{parse, Error, Lang};
 
 /// An identifier occurrence.
@@ -29,6 +29,8 @@ pub struct Literal {
 /// A parameter list of a function, or an argument list of a call.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ListSite {
+    /// The whole function or call node.
+    pub range: Range<usize>,
     /// The function's name (the last identifier token in the name field).
     pub name: Vec<u8>,
     /// The elements, in order (comments left out).
@@ -45,6 +47,21 @@ pub struct Definition {
     pub body: Vec<u8>,
 }
 
+/// A function whose body is a single `return` with a value: a call of it may become that
+/// value with the parameters replaced by the arguments (C-Reduce's inliner, for the functions
+/// where it is a splice).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Inlinable {
+    /// The whole definition (C's `function_definition`, JavaScript's `function_declaration`).
+    pub owner: Range<usize>,
+    pub name: Vec<u8>,
+    /// The parameters' names, in order (the first token of each parameter with the kind of
+    /// the function's name).
+    pub params: Vec<Vec<u8>>,
+    /// The returned expression.
+    pub expr: Range<usize>,
+}
+
 /// What the passes know about one text.
 #[derive(Clone, Debug, Default)]
 pub struct Facts {
@@ -55,6 +72,9 @@ pub struct Facts {
     pub functions: Vec<ListSite>,
     pub calls: Vec<ListSite>,
     pub definitions: Vec<Definition>,
+    pub inlinable: Vec<Inlinable>,
+    /// Rewrites from `[[rewrites]]`: a node's range and the shorter text it may become.
+    pub rewrites: Vec<(Range<usize>, Vec<u8>)>,
     /// The extra replacement words of each identifier group.
     pub group_extras: Vec<Vec<Vec<u8>>>,
 }
@@ -82,6 +102,23 @@ impl Lang {
             if named {
                 if let Some(spec) = pd.functions.iter().find(|s| s.kind == kind) {
                     facts.functions.extend(list_site(&node, spec, pd, src));
+                    facts.inlinable.extend(inlinable(&node, spec, pd, src));
+                }
+                for r in pd.rewrites.iter().filter(|r| r.kind == kind) {
+                    let mut text = Vec::new();
+                    let filled = r.pieces.iter().all(|p| match p {
+                        Piece::Text(t) => {
+                            text.extend_from_slice(t.as_bytes());
+                            true
+                        }
+                        Piece::Field(f) => node.child_by_field_name(f).is_some_and(|c| {
+                            text.extend_from_slice(&src[c.byte_range()]);
+                            true
+                        }),
+                    });
+                    if filled && text.len() < range.len() {
+                        facts.rewrites.push((range.clone(), text));
+                    }
                 }
                 if let Some(spec) = pd.calls.iter().find(|s| s.kind == kind) {
                     facts.calls.extend(list_site(&node, spec, pd, src));
@@ -152,41 +189,117 @@ impl Lang {
     }
 }
 
+/// The identifier tokens under `node`, in source order.
+fn ident_tokens<'t>(node: tree_sitter::Node<'t>, pd: &PassData) -> Vec<tree_sitter::Node<'t>> {
+    let mut out = Vec::new();
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        if n.child_count() == 0 {
+            if n.is_named() && pd.identifiers.contains_key(n.kind()) {
+                out.push(n);
+            }
+            continue;
+        }
+        let mut c = n.walk();
+        let children: Vec<_> = n.children(&mut c).collect();
+        stack.extend(children.into_iter().rev());
+    }
+    out
+}
+
+/// The function's name token (the last identifier token of the name field: `f` in `f`,
+/// `*f`, `a.b.f`) and the elements of its list.
+fn name_and_list<'t>(
+    node: &tree_sitter::Node<'t>,
+    spec: &ListSpec,
+    pd: &PassData,
+) -> Option<(tree_sitter::Node<'t>, Vec<tree_sitter::Node<'t>>)> {
+    let name = *ident_tokens(node.child_by_field_name(&spec.name)?, pd).last()?;
+    let list = node.child_by_field_name(&spec.list)?;
+    let mut c = list.walk();
+    let elems = list
+        .named_children(&mut c)
+        .filter(|e| !e.is_extra())
+        .collect();
+    Some((name, elems))
+}
+
 fn list_site(
     node: &tree_sitter::Node<'_>,
     spec: &ListSpec,
     pd: &PassData,
     src: &[u8],
 ) -> Option<ListSite> {
-    let name_node = node.child_by_field_name(&spec.name)?;
-    let list = node.child_by_field_name(&spec.list)?;
-    // The last identifier token of the name field: `f` in `f`, `*f`, `a.b.f`.
-    let mut name = None;
-    let mut stack = vec![name_node];
-    while let Some(n) = stack.pop() {
-        if n.child_count() == 0 {
-            if n.is_named() && pd.identifiers.contains_key(n.kind()) {
-                let r = n.byte_range();
-                if name
-                    .as_ref()
-                    .is_none_or(|(s, _): &(usize, Vec<u8>)| r.start > *s)
-                {
-                    name = Some((r.start, src[r].to_vec()));
-                }
-            }
-            continue;
+    let (name, elems) = name_and_list(node, spec, pd)?;
+    Some(ListSite {
+        range: node.byte_range(),
+        name: src[name.byte_range()].to_vec(),
+        elems: elems.iter().map(|e| e.byte_range()).collect(),
+    })
+}
+
+/// The function at `node` if its body is one return statement with a value (see
+/// [`Inlinable`]). The body is the `body` field of the node or of the first ancestor reached
+/// through `name` fields.
+fn inlinable(
+    node: &tree_sitter::Node<'_>,
+    spec: &ListSpec,
+    pd: &PassData,
+    src: &[u8],
+) -> Option<Inlinable> {
+    let body_field = spec.body.as_deref()?;
+    let (name, elems) = name_and_list(node, spec, pd)?;
+    let mut owner = *node;
+    let body = loop {
+        if let Some(b) = owner.child_by_field_name(body_field) {
+            break b;
         }
-        let mut c = n.walk();
-        stack.extend(n.children(&mut c));
-    }
-    let (_, name) = name?;
-    let mut c = list.walk();
-    let elems = list
+        let parent = owner.parent()?;
+        if parent.child_by_field_name(&spec.name) != Some(owner) {
+            return None;
+        }
+        owner = parent;
+    };
+    let mut c = body.walk();
+    let statements: Vec<_> = body
         .named_children(&mut c)
-        .filter(|e| !e.is_extra())
-        .map(|e| e.byte_range())
+        .filter(|n| !n.is_extra())
         .collect();
-    Some(ListSite { name, elems })
+    let [ret] = statements.as_slice() else {
+        return None;
+    };
+    if !pd.returns.contains(ret.kind()) {
+        return None;
+    }
+    let mut c = ret.walk();
+    let values: Vec<_> = ret
+        .named_children(&mut c)
+        .filter(|n| !n.is_extra())
+        .collect();
+    let [expr] = values.as_slice() else {
+        return None;
+    };
+    // A parameter's name: its first token of the function name's kind. A lone parameter
+    // without one is C's `(void)`; any other unnamed parameter makes the function ineligible.
+    let names: Vec<Option<Vec<u8>>> = elems
+        .iter()
+        .map(|e| {
+            ident_tokens(*e, pd)
+                .into_iter()
+                .find(|t| t.kind() == name.kind())
+                .map(|t| src[t.byte_range()].to_vec())
+        })
+        .collect();
+    let params = match names.as_slice() {
+        [None] => Vec::new(),
+        _ => names.into_iter().collect::<Option<Vec<_>>>()?,
+    };
+    Some(Inlinable {
+        owner: owner.byte_range(),
+        name: src[name.byte_range()].to_vec(),
+        params,
+        expr: expr.byte_range(),
+    })
 }
 
 #[cfg(test)]

@@ -25,7 +25,7 @@ mod squeeze;
 
 pub use dump::dump;
 pub use error::Error;
-pub use facts::{Definition, Facts, Ident, ListSite, Literal};
+pub use facts::{Definition, Facts, Ident, Inlinable, ListSite, Literal};
 pub use glue::glue;
 pub use lang::{Grammar, Lang};
 pub use loader::{default_cache_dir, load as load_grammar, Loaded};

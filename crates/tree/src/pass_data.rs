@@ -24,6 +24,10 @@ struct PassSpec {
     pub calls: Vec<ListSpec>,
     #[serde(default)]
     pub inline: Vec<InlineSpec>,
+    #[serde(default)]
+    returns: Vec<String>,
+    #[serde(default)]
+    rewrites: Vec<RewriteSpec>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -48,6 +52,55 @@ pub(crate) struct ListSpec {
     pub kind: String,
     pub name: String,
     pub list: String,
+    /// Functions only: the field holding the function's body, on the function node or on the
+    /// first ancestor reached by climbing through `name` fields (C's `function_definition`
+    /// above its `function_declarator`).
+    #[serde(default)]
+    pub body: Option<String>,
+}
+
+/// A rewrite: a node of `kind` becomes `template`, whose `{field}`s are the texts of the
+/// node's fields (C-Reduce's `simplify-if`: `if (c) s` becomes `(c);`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RewriteSpec {
+    pub kind: String,
+    pub template: String,
+}
+
+/// A piece of a rewrite template: literal text or a field's text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Piece {
+    Text(String),
+    Field(String),
+}
+
+/// A checked rewrite: the node kind and its template's pieces.
+#[derive(Debug, Clone)]
+pub(crate) struct Rewrite {
+    pub kind: String,
+    pub pieces: Vec<Piece>,
+}
+
+/// `{field}` placeholders and the text between them; `None` for an unbalanced brace.
+fn template_pieces(template: &str) -> Option<Vec<Piece>> {
+    let mut pieces = Vec::new();
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        if open > 0 {
+            pieces.push(Piece::Text(rest[..open].to_string()));
+        }
+        let close = rest[open..].find('}')? + open;
+        pieces.push(Piece::Field(rest[open + 1..close].to_string()));
+        rest = &rest[close + 1..];
+    }
+    if rest.contains('}') {
+        return None;
+    }
+    if !rest.is_empty() {
+        pieces.push(Piece::Text(rest.to_string()));
+    }
+    Some(pieces)
 }
 
 /// The per-language data of the passes, checked against the grammar when loaded.
@@ -64,6 +117,9 @@ pub(crate) struct PassData {
     pub calls: Vec<ListSpec>,
     /// Definitions that may be inlined (C's `typedef`).
     pub inline: Vec<InlineSpec>,
+    /// Return statement kinds (call inlining: a body that is one of these, with a value).
+    pub returns: HashSet<String>,
+    pub rewrites: Vec<Rewrite>,
 }
 
 impl PassData {
@@ -116,6 +172,31 @@ impl PassData {
             named_kind(&l.kind)?;
             field(&l.name)?;
             field(&l.list)?;
+            if let Some(b) = &l.body {
+                field(b)?;
+            }
+        }
+        for k in &spec.returns {
+            named_kind(k)?;
+        }
+        data.returns = spec.returns.into_iter().collect();
+        for r in &spec.rewrites {
+            named_kind(&r.kind)?;
+            let pieces = template_pieces(&r.template).ok_or_else(|| {
+                format!(
+                    "grammars/{lang}/passes.toml: unbalanced braces in template `{}`",
+                    r.template
+                )
+            })?;
+            for p in &pieces {
+                if let Piece::Field(f) = p {
+                    field(f)?;
+                }
+            }
+            data.rewrites.push(Rewrite {
+                kind: r.kind.clone(),
+                pieces,
+            });
         }
         for i in &spec.inline {
             named_kind(&i.kind)?;
@@ -132,5 +213,20 @@ impl PassData {
             .map(String::into_bytes)
             .collect();
         Ok(data)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn templates_split_into_text_and_fields() {
+        assert_eq!(
+            template_pieces("{condition};").unwrap(),
+            [Piece::Field("condition".into()), Piece::Text(";".into())]
+        );
+        assert!(template_pieces("{a").is_none());
+        assert!(template_pieces("a}").is_none());
     }
 }

@@ -1,0 +1,191 @@
+//! Unit tests of the passes, with toy oracles.
+
+use std::sync::Arc;
+
+use super::*;
+use crate::{FnOracle, JudgeOptions};
+
+fn run(lang: Lang, src: &str, pass: Pass, oracle: fn(&str) -> bool) -> (String, u64) {
+    let f = FnOracle::new(move |c: &[u8]| oracle(std::str::from_utf8(c).unwrap_or("")));
+    let oracle = Arc::new(f);
+    let judge = Judge::new(Box::new(Arc::clone(&oracle)), JudgeOptions::default());
+    let mut p = Passes::new(
+        lang,
+        &judge,
+        &DdminOptions::default(),
+        src.as_bytes().into(),
+    );
+    p.run(pass);
+    (String::from_utf8(p.current).unwrap(), oracle.runs())
+}
+
+#[test]
+fn apply_separates_glued_tokens() {
+    let s = [Splice::new(1..4, b"")];
+    assert_eq!(apply(b"a + b", &s), b"a b");
+    assert_eq!(apply(b"a(b)", &[Splice::new(1..2, b"")]), b"a b)");
+    assert_eq!(apply(b"x=y", &[Splice::new(2..3, b"zz")]), b"x=zz");
+}
+
+#[test]
+fn short_names() {
+    let names: Vec<String> = [0, 1, 25, 26, 27, 51, 52, 701, 702]
+        .map(|n| String::from_utf8(short_name(n)).unwrap())
+        .to_vec();
+    assert_eq!(names, ["a", "b", "z", "aa", "ab", "az", "ba", "zz", "aaa"]);
+}
+
+#[test]
+fn rename_avoids_names_in_the_file_and_keywords() {
+    let src = "int a; int b; int do_it(int value) { return value + a + b; }";
+    let (out, _) = run(Lang::C, src, Pass::Rename, |c| !c.contains("a;  int a;"));
+    assert_eq!(out, "int a; int b; int d(int c) { return c + a + b; }");
+    // Names that are keywords (`do`, `if`) are skipped.
+    let many: String = (0..120).map(|i| format!("int long_name_{i};")).collect();
+    let (out, _) = run(Lang::C, &many, Pass::Rename, |_| true);
+    assert!(!out.contains(" do;") && !out.contains(" if;"), "{out}");
+    assert!(out.contains(" dn;") && out.contains(" dp;"), "{out}");
+}
+
+#[test]
+fn rename_keeps_what_the_oracle_needs_in_few_runs() {
+    let src = "int counter; int helper(int value) { return value; }\n\
+               int main(void) { return helper(counter); }";
+    let (out, runs) = run(Lang::C, src, Pass::Rename, |c| c.contains("helper"));
+    assert_eq!(
+        out,
+        "int a; int helper(int c) { return c; }\nint main(void) { return helper(a); }"
+    );
+    assert!(runs <= 6, "{runs}");
+}
+
+#[test]
+fn literals_shrink_together_and_alone() {
+    let src = "int x = 0x5BL; int y = 1234; char *s = \"long string\"; int z = 77;";
+    let (out, _) = run(Lang::C, src, Pass::Literals, |c| !c.contains("z = 0"));
+    assert_eq!(out, "int x = 0; int y = 0; char *s = \"\"; int z = 1;");
+    let (out, _) = run(
+        Lang::JavaScript,
+        "f('abc', `t${x}`, 3.14);",
+        Pass::Literals,
+        |_| true,
+    );
+    assert_eq!(out, "f(\"\", ``, 0);");
+}
+
+#[test]
+fn params_go_with_their_arguments() {
+    let src = "int f(int a, int b, int c) { return a + c; }\nint main() { return f(1, 2, 3) + f(4, 5, 6); }";
+    let (out, _) = run(Lang::C, src, Pass::Params, |c| {
+        ["int a", "int c", "a + c", "1", "3", "4", "6"]
+            .iter()
+            .all(|w| c.contains(w))
+    });
+    assert_eq!(
+        out,
+        "int f(int a, int c) { return a + c; }\nint main() { return f(1, 3) + f(4, 6); }"
+    );
+}
+
+#[test]
+fn replace_ids_makes_declarations_dead() {
+    let src = "typedef long Type1; typedef long Type2; Type1 x; Type2 y; Type2 z;";
+    let (out, _) = run(Lang::C, src, Pass::ReplaceIds, |c| c.contains("typedef"));
+    assert_eq!(
+        out,
+        "typedef long Type1; typedef long Type2; int x; int y; int z;"
+    );
+    // Never longer: `T` cannot become `int`, but `U` can become `T`.
+    let src = "typedef long T; typedef long U; T x; U y; U z;";
+    let (out, _) = run(Lang::C, src, Pass::ReplaceIds, |c| c.contains("typedef"));
+    assert_eq!(out, "typedef long T; typedef long U; T x; T y; T z;");
+}
+
+#[test]
+fn typedefs_are_inlined_when_the_text_does_not_grow() {
+    let src = "typedef signed char small_t; small_t g; int f(small_t x) { return x; }";
+    let (out, _) = run(Lang::C, src, Pass::Inline, |c| c.contains("signed char g"));
+    assert_eq!(out, " signed char g; int f(signed char x) { return x; }");
+    // Four uses of a one-letter name: inlining would grow the text.
+    let src = "typedef unsigned long long d; d a; d b; d c; d e;";
+    let (out, runs) = run(Lang::C, src, Pass::Inline, |_| true);
+    assert_eq!((out.as_str(), runs), (src, 0));
+}
+
+#[test]
+fn subtrees_use_shorter_compatible_nodes_anywhere() {
+    let src = "int f(int a) { return a * (a + 2); }\nint g(void) { return 0; }";
+    let (out, _) = run(Lang::C, src, Pass::Subtrees, |c| c.contains("int f(int a)"));
+    assert!(out.contains("return 0;") && !out.contains("a + 2"), "{out}");
+}
+
+#[test]
+fn token_search_removes_what_no_node_boundary_allows() {
+    let (out, _) = run(Lang::C, "int main() { return 0; }", Pass::Tokens, |c| {
+        c.contains("main")
+    });
+    assert!(out.len() < "int main() { return 0; }".len(), "{out}");
+    assert!(!out.starts_with("int"), "{out}");
+}
+
+#[test]
+fn pass_names_round_trip() {
+    for p in Pass::ALL {
+        assert_eq!(Pass::from_name(p.name()), Some(p));
+    }
+    assert_eq!(
+        Pass::parse_list("tokens, rename,tokens").unwrap(),
+        [Pass::Rename, Pass::Tokens]
+    );
+    assert!(Pass::parse_list("rename,bogus")
+        .unwrap_err()
+        .contains("bogus"));
+}
+
+#[test]
+fn calls_become_their_value_with_the_arguments() {
+    let src = "static int add_them(int first, long second) { return first + second * 2; }\n\
+               int main(void) { return add_them(g, 7) + add_them(g + 1, h); }";
+    let (out, _) = run(Lang::C, src, Pass::InlineCalls, |_| true);
+    assert_eq!(
+        out,
+        "\nint main(void) { return (g + 7 * 2) + ((g + 1) + h * 2); }"
+    );
+    // The definition stays where the oracle needs it; calls go one at a time.
+    let (out, _) = run(Lang::C, src, Pass::InlineCalls, |c| c.contains("add_them"));
+    assert_eq!(
+        out,
+        "static int add_them(int first, long second) { return first + second * 2; }\n\
+         int main(void) { return (g + 7 * 2) + ((g + 1) + h * 2); }"
+    );
+    // A body of more than one statement, or a recursive one, is not inlined whole.
+    let src = "int f(int a) { a++; return a; }\nint r(int a) { return r(a); }\n\
+               int main(void) { return f(1) + r(2); }";
+    let (out, _) = run(Lang::C, src, Pass::InlineCalls, |_| true);
+    assert_eq!(
+        out,
+        "int f(int a) { a++; return a; }\nint r(int a) { return r(a); }\n\
+         int main(void) { return f(1) + r(2); }"
+    );
+    // JavaScript and Java use the same data.
+    let src = "function twice(x) { return x + x; }\nprint(twice(3));";
+    let (out, _) = run(Lang::JavaScript, src, Pass::InlineCalls, |_| true);
+    assert_eq!(out, "\nprint((3 + 3));");
+    let src = "class A { static int sq(int v) { return v * v; } int m() { return sq(5); } }";
+    let (out, _) = run(Lang::Java, src, Pass::InlineCalls, |_| true);
+    assert_eq!(out, "class A {  int m() { return (5 * 5); } }");
+    let src = "def inc(x):\n    return x + 1\nprint(inc(2))\n";
+    let (out, _) = run(Lang::Python, src, Pass::InlineCalls, |_| true);
+    assert_eq!(out, "\nprint((2 + 1))\n");
+}
+
+#[test]
+fn rewrites_turn_statements_into_their_conditions() {
+    let src = "int f(int x) { if (x > 2) { x = 1; } else x = 2; while (x) x--; return x; }";
+    let (out, _) = run(Lang::C, src, Pass::Rewrite, |c| c.contains("x--"));
+    assert_eq!(out, "int f(int x) { (x > 2); while (x) x--; return x; }");
+    let (out, _) = run(Lang::JavaScript, "if (a) { b(); }", Pass::Rewrite, |_| true);
+    assert_eq!(out, "(a);");
+    let (out, _) = run(Lang::Python, "if a:\n    b()\n", Pass::Rewrite, |_| true);
+    assert_eq!(out, "a\n");
+}
