@@ -7,6 +7,36 @@ fn stats(d: &Dir) -> serde_json::Value {
     serde_json::from_slice(&d.read("stats.json")).unwrap()
 }
 
+/// Reduce `file` in `d` with `oracle.sh`, only the given passes and the `extra` flags, writing
+/// `stats.json`; returns the output (`name.reduced.ext`).
+fn reduce_with(d: &Dir, passes: &str, file: &str, extra: &[&str]) -> String {
+    let mut args = vec![
+        "--test",
+        "oracle.sh",
+        "--passes",
+        passes,
+        "--stats",
+        "stats.json",
+        "-q",
+    ];
+    args.extend_from_slice(extra);
+    args.push(file);
+    d.run(&args).expect_code(0);
+    let (stem, ext) = file.rsplit_once('.').unwrap();
+    d.read_string(&format!("{stem}.reduced.{ext}"))
+}
+
+/// Candidates of `pass` accepted over all rounds (`--stats` `rounds`).
+fn accepted(s: &serde_json::Value, pass: &str) -> u64 {
+    s["rounds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["pass"] == pass)
+        .map(|r| r["accepted"].as_u64().unwrap())
+        .sum()
+}
+
 /// Identifiers of `text` (runs of letters, digits and `_` starting with a letter or `_`).
 fn words(text: &str) -> Vec<&str> {
     text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
@@ -40,18 +70,7 @@ fn c_long_names_shrink_to_one_letter() {
          }\n",
     );
     let oracle = d.script("oracle.sh", PRINTS_42);
-    d.run(&[
-        "--test",
-        "oracle.sh",
-        "--passes",
-        "rename",
-        "--stats",
-        "stats.json",
-        "-q",
-        "names.c",
-    ])
-    .expect_code(0);
-    let out = d.read_string("names.reduced.c");
+    let out = reduce_with(&d, "rename", "names.c", &[]);
     assert!(is_interesting(&oracle, "names.c", out.as_bytes()), "{out}");
     for w in words(&out) {
         assert!(
@@ -88,9 +107,7 @@ fn c_renaming_never_clashes_with_names_in_the_file() {
     );
     d.write("clash.c", &src);
     let oracle = d.script("oracle.sh", PRINTS_42);
-    d.run(&["--test", "oracle.sh", "--passes", "rename", "-q", "clash.c"])
-        .expect_code(0);
-    let out = d.read_string("clash.reduced.c");
+    let out = reduce_with(&d, "rename", "clash.c", &[]);
     assert!(is_interesting(&oracle, "clash.c", out.as_bytes()), "{out}");
     assert!(!out.contains("variable_"), "{out}");
 }
@@ -105,31 +122,14 @@ fn c_unused_parameter_and_its_arguments_vanish_together() {
          int main(void) { show(4, 7, 8); show(2, 9, 10); return 0; }\n",
     );
     let oracle = d.script("oracle.sh", PRINTS_42);
-    d.run(&[
-        "--test",
-        "oracle.sh",
-        "--passes",
-        "params",
-        "--stats",
-        "stats.json",
-        "-q",
-        "params.c",
-    ])
-    .expect_code(0);
-    let out = d.read_string("params.reduced.c");
+    let out = reduce_with(&d, "params", "params.c", &[]);
     assert!(is_interesting(&oracle, "params.c", out.as_bytes()), "{out}");
     assert!(!out.contains("ignored"), "{out}");
     // The arguments of the removed parameters went with them.
     for arg in ["7", "8", "9", "10"] {
         assert!(!out.contains(arg), "{arg} left in\n{out}");
     }
-    let params = stats(&d)["rounds"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|r| r["pass"] == "params")
-        .map(|r| r["accepted"].as_u64().unwrap())
-        .sum::<u64>();
+    let params = accepted(&stats(&d), "params");
     assert!(
         params >= 2,
         "both unused parameters removed with their arguments"
@@ -151,18 +151,7 @@ fn c_call_inlined_and_if_turned_into_its_condition() {
          }\n",
     );
     let oracle = d.script("oracle.sh", PRINTS_42);
-    d.run(&[
-        "--test",
-        "oracle.sh",
-        "--passes",
-        "inline-calls,rewrite",
-        "--stats",
-        "stats.json",
-        "-q",
-        "calls.c",
-    ])
-    .expect_code(0);
-    let out = d.read_string("calls.reduced.c");
+    let out = reduce_with(&d, "inline-calls,rewrite", "calls.c", &[]);
     assert!(is_interesting(&oracle, "calls.c", out.as_bytes()), "{out}");
     // The call became its value and the function went; the `if` became its condition, which
     // must stay for its side effect.
@@ -170,17 +159,8 @@ fn c_call_inlined_and_if_turned_into_its_condition() {
     assert!(out.contains("4 * 10 + r"), "{out}");
     assert!(!out.contains("if") && out.contains("r++"), "{out}");
     let s = stats(&d);
-    let accepted = |pass: &str| {
-        s["rounds"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|r| r["pass"] == pass)
-            .map(|r| r["accepted"].as_u64().unwrap())
-            .sum::<u64>()
-    };
-    assert!(accepted("inline-calls") >= 1, "{s}");
-    assert!(accepted("rewrite") >= 1, "{s}");
+    assert!(accepted(&s, "inline-calls") >= 1, "{s}");
+    assert!(accepted(&s, "rewrite") >= 1, "{s}");
 }
 
 #[test]
@@ -194,16 +174,7 @@ fn c_typedef_replaced_by_int_and_literals_shrunk() {
          int main(void) { my_long_integer_type x = 42; printf(\"%d\\n\", (int)x); return g == 0x7FFFL ? 0 : 0; }\n",
     );
     let oracle = d.script("oracle.sh", PRINTS_42);
-    d.run(&[
-        "--test",
-        "oracle.sh",
-        "--passes",
-        "literals,replace-ids",
-        "-q",
-        "lit.c",
-    ])
-    .expect_code(0);
-    let out = d.read_string("lit.reduced.c");
+    let out = reduce_with(&d, "literals,replace-ids", "lit.c", &[]);
     assert!(is_interesting(&oracle, "lit.c", out.as_bytes()), "{out}");
     assert!(!out.contains("0x7FFFL"), "literal shrunk: {out}");
     assert!(
@@ -220,16 +191,7 @@ fn javascript_string_literal_emptied() {
         "console.log(typeof \"a long explanation nobody needs to read\");\n",
     );
     let oracle = d.script("oracle.sh", r#"node "$1" 2>/dev/null | grep -qx string"#);
-    d.run(&[
-        "--test",
-        "oracle.sh",
-        "--passes",
-        "literals",
-        "-q",
-        "str.js",
-    ])
-    .expect_code(0);
-    let out = d.read_string("str.reduced.js");
+    let out = reduce_with(&d, "literals", "str.js", &[]);
     assert!(is_interesting(&oracle, "str.js", out.as_bytes()), "{out}");
     let squeezed: String = out.split_whitespace().collect();
     assert_eq!(squeezed, "console.log(typeof\"\");");
@@ -245,17 +207,7 @@ fn token_search_removes_what_no_node_boundary_allows() {
         "oracle.sh",
         r#"gcc -w -std=gnu89 -fsyntax-only "$1" 2>/dev/null && grep -q main "$1""#,
     );
-    d.run(&[
-        "--test",
-        "oracle.sh",
-        "--passes",
-        "tokens",
-        "--no-syntax-filter",
-        "-q",
-        "tok.c",
-    ])
-    .expect_code(0);
-    let out = d.read_string("tok.reduced.c");
+    let out = reduce_with(&d, "tokens", "tok.c", &["--no-syntax-filter"]);
     assert!(is_interesting(&oracle, "tok.c", out.as_bytes()), "{out}");
     assert!(!out.contains("int"), "{out}");
 }

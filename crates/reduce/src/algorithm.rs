@@ -140,9 +140,10 @@ impl TreeConfig {
     ///
     /// The transformation passes were chosen on the real compiler crashes of
     /// `../shared/suites/c-ice` first (docs/benchmarks.md, "Transformation passes"): `balanced`
-    /// runs the cheap ones (`literals`, `inline`, `replace-ids`, `rename`, `params`: 2.1-3.1x
-    /// smaller outputs than without passes for 1.3-1.6x the runs, at most 1.13x C-Reduce's size
-    /// with 26-47% of its runs), `smallest` adds `subtrees` and `tokens`, `fastest` runs none.
+    /// runs the cheap ones (`literals`, `inline`, `inline-calls`, `rewrite`, `replace-ids`,
+    /// `rename`, `params`: each makes a few candidates per function, statement or name),
+    /// `smallest` adds `subtrees` and `tokens`, `fastest` runs none. The figures behind the
+    /// choice (sizes against C-Reduce's, oracle runs) are in that section of the docs.
     pub fn preset(name: &str) -> Result<TreeConfig, ConfigNameError> {
         let (base, hoist) = match name.trim().to_ascii_lowercase().as_str() {
             "smallest" => (Base::Hdd, Hoisting::Interlace),
@@ -159,6 +160,8 @@ impl TreeConfig {
             "balanced" => vec![
                 Pass::Literals,
                 Pass::Inline,
+                Pass::InlineCalls,
+                Pass::Rewrite,
                 Pass::ReplaceIds,
                 Pass::Rename,
                 Pass::Params,
