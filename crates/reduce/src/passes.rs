@@ -565,7 +565,10 @@ fn inline_calls(text: &[u8], _lang: Lang, facts: &Facts) -> Vec<Vec<Splice>> {
 }
 
 /// Rewrites from `[[rewrites]]` in passes.toml (C's `if (c) s` to `(c);`, C-Reduce's
-/// `simplify-if`), in source order.
+/// `simplify-if`), in source order. A template turns one structure into a smaller one of
+/// another form, the idea of SFC's smaller-structure replacement (Xu et al., "Boosting Program
+/// Reduction with the Missing Piece of Syntax-Guided Transformations", OOPSLA 2025), there
+/// derived from the grammar, here written per language as data.
 fn rewrite(text: &[u8], _lang: Lang, facts: &Facts) -> Vec<Vec<Splice>> {
     let all = facts
         .rewrites
