@@ -494,11 +494,16 @@ fn within(inner: &Range<usize>, outer: &Range<usize>) -> bool {
 }
 
 /// Only the candidates that make the text strictly shorter (what guarantees that a pass which
-/// may also add text, such as `inline-calls`, ends).
+/// may also add text, such as `inline-calls`, ends). Without building the candidate where the
+/// splices' own lengths decide: `apply` adds at most two glue spaces per splice.
 fn shorter_only(text: &[u8], candidates: Vec<Vec<Splice>>) -> Vec<Vec<Splice>> {
     candidates
         .into_iter()
-        .filter(|s| apply(text, s).len() < text.len())
+        .filter(|s| {
+            let removed: usize = s.iter().map(|x| x.range.len()).sum();
+            let added: usize = s.iter().map(|x| x.text.len() + 2).sum();
+            added < removed || apply(text, s).len() < text.len()
+        })
         .collect()
 }
 
@@ -521,19 +526,27 @@ fn inline_calls(text: &[u8], _lang: Lang, facts: &Facts) -> Vec<Vec<Splice>> {
             [b"(", bytes, b")"].concat()
         }
     };
+    let mut by_name: HashMap<&[u8], Vec<&ListSite>> = HashMap::new();
+    for c in &facts.calls {
+        by_name.entry(&c.name).or_default().push(c);
+    }
     let mut out = Vec::new();
     for f in &facts.inlinable {
-        let calls: Vec<&ListSite> = facts
-            .calls
-            .iter()
-            .filter(|c| {
-                c.name == f.name && c.elems.len() == f.params.len() && !within(&c.range, &f.owner)
-            })
+        let calls: Vec<&ListSite> = by_name
+            .get(f.name.as_slice())
+            .into_iter()
+            .flatten()
+            .copied()
+            .filter(|c| c.elems.len() == f.params.len() && !within(&c.range, &f.owner))
             .collect();
-        let in_expr: Vec<&Range<usize>> = facts
+        // Identifier occurrences are in source order.
+        let first = facts
             .idents
+            .partition_point(|id| id.range.start < f.expr.start);
+        let in_expr: Vec<&Range<usize>> = facts.idents[first..]
             .iter()
             .map(|id| &id.range)
+            .take_while(|r| r.start < f.expr.end)
             .filter(|r| within(r, &f.expr))
             .collect();
         let value = |call: &ListSite| -> Splice {

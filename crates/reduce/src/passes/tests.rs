@@ -167,6 +167,11 @@ fn calls_become_their_value_with_the_arguments() {
         "int f(int a) { a++; return a; }\nint r(int a) { return r(a); }\n\
          int main(void) { return f(1) + r(2); }"
     );
+    // Inlining that would lengthen the text is never tried.
+    let src =
+        "int f(int a){return a*a*a*a;}\nint m(){return f(long_arg1)+f(long_arg2)+f(long_arg3);}";
+    let (out, runs) = run(Lang::C, src, Pass::InlineCalls, |_| true);
+    assert_eq!((out.as_str(), runs), (src, 0));
     // JavaScript and Java use the same data.
     let src = "function twice(x) { return x + x; }\nprint(twice(3));";
     let (out, _) = run(Lang::JavaScript, src, Pass::InlineCalls, |_| true);
