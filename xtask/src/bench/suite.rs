@@ -77,7 +77,6 @@ pub(super) fn is_helper_file(name: &str) -> bool {
     let stem = name.split('.').next().unwrap_or(name);
     name.starts_with('.')
         || name.ends_with(".sh")
-        || name.ends_with(".py")
         || name.ends_with('~')
         || matches!(
             stem.to_ascii_lowercase().as_str(),
@@ -105,6 +104,11 @@ pub(super) fn load_case(dir: &Path) -> Result<Case> {
         }
     }
     candidates.sort();
+    // A Python file is a helper script of the oracle, unless it is the only candidate (the
+    // input of a Python case such as fixtures/python/zerodiv).
+    if candidates.iter().any(|n| !n.ends_with(".py")) {
+        candidates.retain(|n| !n.ends_with(".py"));
+    }
     let pick = |pred: &dyn Fn(&str) -> bool| -> Vec<&String> {
         candidates.iter().filter(|n| pred(n)).collect()
     };
@@ -200,6 +204,9 @@ mod tests {
         case_in(root, "gcc-71626", "input.c", "#!/bin/sh\n");
         fs::write(perses.join("trigger.c"), "int a;").unwrap();
         fs::write(perses.join("PROVENANCE"), "from somewhere").unwrap();
+        fs::write(perses.join("tokseq.py"), "import sys").unwrap();
+        // A Python case: its input is the only candidate.
+        case_in(&root.join("python"), "zerodiv", "zerodiv.py", "#!/bin/sh\n");
         // Nested layout (fixtures/<lang>/<case>) with the paper's file name as the only input.
         case_in(&root.join("c"), "helloworld", "helloworld.c", "#!/bin/sh\n");
         fs::create_dir_all(root.join("empty-folder")).unwrap();
@@ -220,6 +227,7 @@ mod tests {
                 ("3299", "3299-orig.js".into(), "test.sh".into()),
                 ("helloworld", "helloworld.c".into(), "oracle.sh".into()),
                 ("gcc-71626", "input.c".into(), "oracle.sh".into()),
+                ("zerodiv", "zerodiv.py".into(), "oracle.sh".into()),
             ]
         );
         assert_eq!(cases[0].language(), "javascript");
