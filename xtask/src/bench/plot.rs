@@ -166,9 +166,11 @@ pub(super) fn curves_svg(
         y_max = y_max.max(y);
     }
     let err = |e: &dyn std::fmt::Display| anyhow!("plotting {}: {e}", path.display());
-    let root = SVGBackend::new(path, (720, 540)).into_drawing_area();
+    // The legend gets its own column right of the plot, so it never hides a curve.
+    let root = SVGBackend::new(path, (960, 540)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| err(&e))?;
-    let mut chart = ChartBuilder::on(&root)
+    let (plot, legend) = root.split_horizontally(720);
+    let mut chart = ChartBuilder::on(&plot)
         .caption(title, ("sans-serif", 20))
         .margin(12)
         .x_label_area_size(45)
@@ -180,6 +182,8 @@ pub(super) fn curves_svg(
         .light_line_style(WHITE)
         .x_desc("oracle runs")
         .y_desc("output size (non-whitespace chars)")
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| format!("{y:.0}"))
         .draw()
         .map_err(|e| err(&e))?;
     let colors = [
@@ -196,20 +200,37 @@ pub(super) fn curves_svg(
     ];
     for (i, (name, points)) in series.iter().enumerate() {
         let style = colors[i % colors.len()].stroke_width(2);
-        let points = points.iter().map(|&(x, y)| (x, y.max(1.0)));
-        chart
-            .draw_series(LineSeries::new(points, style))
-            .map_err(|e| err(&e))?
-            .label(name.as_str())
-            .legend(move |(x, y)| PathElement::new([(x, y), (x + 16, y)], style));
+        // Every other round of the colors is dashed, so no two series look alike.
+        let dashed = (i / colors.len()) % 2 == 1;
+        let points: Vec<(f64, f64)> = points.iter().map(|&(x, y)| (x, y.max(1.0))).collect();
+        if dashed {
+            chart
+                .draw_series(DashedLineSeries::new(points, 6, 4, style))
+                .map_err(|e| err(&e))?;
+        } else {
+            chart
+                .draw_series(LineSeries::new(points, style))
+                .map_err(|e| err(&e))?;
+        }
+        let y = 50 + 22 * i as i32;
+        let dashes: &[(i32, i32)] = if dashed {
+            &[(10, 16), (20, 26), (30, 34)]
+        } else {
+            &[(10, 34)]
+        };
+        for &(a, b) in dashes {
+            legend
+                .draw(&PathElement::new([(a, y), (b, y)], style))
+                .map_err(|e| err(&e))?;
+        }
+        legend
+            .draw(&Text::new(
+                name.clone(),
+                (42, y - 7),
+                ("sans-serif", 13).into_font(),
+            ))
+            .map_err(|e| err(&e))?;
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .draw()
-        .map_err(|e| err(&e))?;
     root.present().map_err(|e| err(&e))?;
     Ok(())
 }
