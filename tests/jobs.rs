@@ -3,6 +3,10 @@
 //! byte-identical. The oracle is wrapped in a memo keyed by the candidate's SHA-256 (shared by
 //! the eight runs of a fixture), so each distinct candidate costs one real run: `--jobs 8`
 //! runs first and pays for its bets, the others mostly find their answers in the memo.
+//!
+//! Issue 9's idempotence on every fixture: treedd on its own output (default preset, same
+//! oracle) changes nothing. The joint fixed point ends with a round that found nothing, and a
+//! second reduction starts with that same round, so its runs are memo hits.
 
 use crate::util::{fixtures, Dir};
 
@@ -46,6 +50,18 @@ exit $r"#,
             ),
         }
     }
+    // The output under the input's own name (javac wants `LocalizedPi.java`).
+    let once = first.unwrap();
+    std::fs::create_dir(d.join("again")).unwrap();
+    std::fs::write(d.join("again").join(&input), &once).unwrap();
+    let again = format!("again/{input}");
+    d.run(&["--test", "./memo.sh", "-q", "-o", "twice", &again])
+        .expect_code(0);
+    assert_eq!(
+        String::from_utf8_lossy(&d.read("twice")),
+        String::from_utf8_lossy(&once),
+        "{case}: treedd on its own output changed it"
+    );
 }
 
 macro_rules! every_jobs {
