@@ -295,7 +295,18 @@ fn occurrences(grammar: &Value) -> BTreeMap<(String, String), BTreeSet<Occurrenc
                 "ALIAS" if rule["named"] == true => {
                     record(format!("*{}", rule["value"].as_str().unwrap_or("")));
                 }
-                "FIELD" => record(rule["name"].as_str().unwrap_or("").to_string()),
+                // `field('condition', optional(x))` is as optional as
+                // `optional(field('condition', x))` (C's `for (;;)` parts).
+                "FIELD" => {
+                    let state = if optional_content(&rule["content"]) {
+                        Alone
+                    } else {
+                        state
+                    };
+                    out.entry((parent.clone(), rule["name"].as_str().unwrap_or("").to_string()))
+                        .or_default()
+                        .insert(state);
+                }
                 "CHOICE" => {
                     let members = rule["members"].as_array().map(Vec::as_slice).unwrap_or(&[]);
                     let blank = members.iter().any(|m| m["type"] == "BLANK");
@@ -330,6 +341,20 @@ fn occurrences(grammar: &Value) -> BTreeMap<(String, String), BTreeSet<Occurrenc
         }
     }
     out
+}
+
+/// A field's content that may match nothing: a choice with a blank member (through
+/// precedence wrappers).
+fn optional_content(rule: &Value) -> bool {
+    match rule["type"].as_str() {
+        Some("CHOICE") => rule["members"]
+            .as_array()
+            .is_some_and(|ms| ms.iter().any(|m| m["type"] == "BLANK")),
+        Some("PREC" | "PREC_LEFT" | "PREC_RIGHT" | "PREC_DYNAMIC") => {
+            optional_content(&rule["content"])
+        }
+        _ => false,
+    }
 }
 
 /// A rule that only matches a token (other than a list comma), possibly a field of
