@@ -182,3 +182,37 @@ fn dump_tree_into_a_closed_pipe_is_not_an_error() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// Two fixes found on the real c-ice crashes (issue 9), shown with gcc: a parenthesized
+/// expression whose pruning changes nothing (`(x)` is its own minimal replacement) stays open
+/// to hoisting, so `(x)` becomes `x` (C's `identifier` is in two compatibility groups,
+/// expressions and declarators, and both count); and the parts of `for (...)` are optional
+/// positions (`field('update', optional(...))` in tree-sitter-c), so `for (0; x; 0)` becomes
+/// `for (; x;)`.
+#[test]
+fn parentheses_are_hoisted_and_for_headers_emptied() {
+    let d = Dir::new();
+    d.write(
+        "p.c",
+        "int x;\nint f(void) { int total; total = (x); for (total = 0; x; total++) x--; return total; }\n",
+    );
+    d.script(
+        "oracle.sh",
+        "gcc -fsyntax-only -w \"$1\" && grep -q 'total *= *(*x' \"$1\" && grep -q 'for *(.*; *x *;' \"$1\"",
+    );
+    let out = reduce_text(&d, &["--no-passes"]);
+    assert!(
+        out.contains("total =x;") || out.contains("total = x;"),
+        "{out}"
+    );
+    assert!(out.contains("for (;"), "{out}");
+    assert!(!out.contains("(x)"), "{out}");
+}
+
+fn reduce_text(d: &Dir, extra: &[&str]) -> String {
+    let mut args = vec!["--test", "oracle.sh", "-q"];
+    args.extend_from_slice(extra);
+    args.push("p.c");
+    d.run(&args).expect_code(0);
+    d.read_string("p.reduced.c")
+}

@@ -110,6 +110,7 @@ fn announce_next<T: Tree>(
         filter_coarse(tree, &mut nodes, step);
         if step.prune {
             // The current node's DDMIN is the main line's own (and speculative) sequence.
+            let nodes = removable(tree, &nodes);
             let limit = budget - out.len();
             let mut kept_sets = crate::ddmin::all_fail_sequence(nodes.len(), &s.ddmin, limit);
             if nodes.len() == 1 {
@@ -192,7 +193,36 @@ pub(crate) fn tag_children<T: Tree>(tree: &T, n: T::Node) -> Vec<T::Node> {
 /// A candidate is the current tree with the dropped nodes pruned. DDMIN never tests the empty
 /// configuration, so when it ends with a single node, removing that node is tested too (as
 /// Picireny's `EmptyDD` does): this is what lets HDD* reach a 1-tree-minimal tree.
+///
+/// Nodes whose pruning would not change the text ([`Tree::prune_is_noop`]) take no part:
+/// "removing" one would be accepted without a test and close it to hoisting and to the
+/// visits of its children (C's `(a)` could never become `a`). They are kept.
 pub(crate) fn prune<T: Tree>(s: &mut Session<T>, nodes: &[T::Node]) -> Vec<T::Node> {
+    let removable: Vec<T::Node> = removable(&*s.tree, nodes);
+    if removable.len() == nodes.len() {
+        return prune_all(s, nodes);
+    }
+    let kept = prune_all(s, &removable);
+    nodes
+        .iter()
+        .copied()
+        .filter(|n| kept.contains(n) || !removable.contains(n))
+        .collect()
+}
+
+/// The nodes of `nodes` whose pruning changes the text.
+fn removable<T: Tree>(tree: &T, nodes: &[T::Node]) -> Vec<T::Node> {
+    nodes
+        .iter()
+        .copied()
+        .filter(|&n| !tree.prune_is_noop(n))
+        .collect()
+}
+
+fn prune_all<T: Tree>(s: &mut Session<T>, nodes: &[T::Node]) -> Vec<T::Node> {
+    if nodes.is_empty() {
+        return Vec::new();
+    }
     let tree: &T = s.tree;
     let (judge, current) = (s.judge, s.current.as_slice());
     // position[index of a node of `nodes`] = its position in `nodes`

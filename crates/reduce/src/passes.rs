@@ -4,8 +4,9 @@
 //! - `inline`: a definition (C's `typedef`, from `[[inline]]` in passes.toml) inlined into
 //!   every use and removed (C-Reduce's typedef inlining).
 //! - `inline-calls`: a call of a function whose body is one `return` of a value replaced by
-//!   that value, with the parameters replaced by the arguments (C-Reduce's inliner, for the
-//!   functions where it is a splice).
+//!   that value, with the parameters replaced by the arguments; in GNU C, every call of a
+//!   function replaced by its body with the parameters bound to the arguments (C-Reduce's
+//!   inliner).
 //! - `rewrite`: grammar-data rewrites such as C's `if (c) s` to `(c);` (C-Reduce's
 //!   `simplify-if`), from `[[rewrites]]` in passes.toml.
 //! - `literals`: number literals to `0` or `1`, strings and characters to empty or one
@@ -40,7 +41,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 use std::ops::Range;
 
-use treedd_tree::{glue, Facts, Lang, ListSite, RTree};
+use treedd_tree::{glue, Bindings, Facts, Inlinable, Lang, ListSite, RTree};
 
 use crate::driver::first_interesting;
 use crate::{ddmin_indices, DdminOptions, Judge};
@@ -507,11 +508,15 @@ fn shorter_only(text: &[u8], candidates: Vec<Vec<Splice>>) -> Vec<Vec<Splice>> {
         .collect()
 }
 
-/// Call inlining (C-Reduce's inliner, where it is a splice): a call of a function whose body
-/// is one `return` of a value becomes that value, with each parameter replaced by its argument
-/// (parenthesized unless it is one token). First every call at once with the definition
-/// removed (unless the function calls itself), then each call alone; only candidates that
-/// shorten the text.
+/// Call inlining (C-Reduce's inliner). A call of a function whose body is one `return` of a
+/// value becomes that value, with each parameter replaced by its argument (parenthesized
+/// unless it is one token): first every call at once with the definition removed (unless the
+/// function calls itself), then each call alone. Where the language has call bindings
+/// (`[bindings]`, GNU C's statement expression), every call of a function whose body has no
+/// early `return` at once becomes the body, each parameter declared and initialized with its
+/// argument, with the definition removed (C-Reduce's `simple-inliner`, which keeps an
+/// argument evaluated once where substituting it would not): `b(e(), g)` ->
+/// `({int c=e();long d=g;c^d;})`. Only candidates that shorten the text.
 fn inline_calls(text: &[u8], _lang: Lang, facts: &Facts) -> Vec<Vec<Splice>> {
     let one_token = |r: &Range<usize>| {
         facts
@@ -530,6 +535,16 @@ fn inline_calls(text: &[u8], _lang: Lang, facts: &Facts) -> Vec<Vec<Splice>> {
     for c in &facts.calls {
         by_name.entry(&c.name).or_default().push(c);
     }
+    // Identifier occurrences are in source order.
+    let idents_in = |r: &Range<usize>| -> Vec<&Range<usize>> {
+        let first = facts.idents.partition_point(|id| id.range.start < r.start);
+        facts.idents[first..]
+            .iter()
+            .map(|id| &id.range)
+            .take_while(|i| i.start < r.end)
+            .filter(|i| within(i, r))
+            .collect()
+    };
     let mut out = Vec::new();
     for f in &facts.inlinable {
         let calls: Vec<&ListSite> = by_name
@@ -539,42 +554,67 @@ fn inline_calls(text: &[u8], _lang: Lang, facts: &Facts) -> Vec<Vec<Splice>> {
             .copied()
             .filter(|c| c.elems.len() == f.params.len() && !within(&c.range, &f.owner))
             .collect();
-        // Identifier occurrences are in source order.
-        let first = facts
-            .idents
-            .partition_point(|id| id.range.start < f.expr.start);
-        let in_expr: Vec<&Range<usize>> = facts.idents[first..]
-            .iter()
-            .map(|id| &id.range)
-            .take_while(|r| r.start < f.expr.end)
-            .filter(|r| within(r, &f.expr))
-            .collect();
-        let value = |call: &ListSite| -> Splice {
-            let subs: Vec<Splice> = in_expr
+        if calls.is_empty()
+            || idents_in(&f.body)
                 .iter()
-                .filter_map(|r| {
-                    let i = f
-                        .params
-                        .iter()
-                        .position(|p| p.as_slice() == &text[(*r).clone()])?;
-                    let arg = &call.elems[i];
-                    let at = r.start - f.expr.start..r.end - f.expr.start;
-                    Some(Splice::new(at, &wrap(arg, &text[arg.clone()])))
-                })
-                .collect();
-            let value = apply(&text[f.expr.clone()], &subs);
-            Splice::new(call.range.clone(), &wrap(&f.expr, &value))
-        };
-        let recursive = in_expr.iter().any(|r| text[(*r).clone()] == *f.name);
-        if !recursive && !calls.is_empty() {
-            let mut all: Vec<Splice> = calls.iter().map(|c| value(c)).collect();
-            all.push(Splice::new(f.owner.clone(), b""));
-            all.sort_by_key(|s| (s.range.start, s.range.end));
-            out.push(all);
+                .any(|r| text[(*r).clone()] == *f.name)
+        {
+            // Not called, or recursive.
+            continue;
         }
-        out.extend(calls.iter().map(|c| vec![value(c)]));
+        let without_definition = |mut splices: Vec<Splice>| {
+            splices.push(Splice::new(f.owner.clone(), b""));
+            splices.sort_by_key(|s| (s.range.start, s.range.end));
+            splices
+        };
+        if let (Some(expr), true) = (&f.expr, f.stmts.is_empty()) {
+            let in_expr = idents_in(expr);
+            let value = |call: &ListSite| -> Splice {
+                let subs: Vec<Splice> = in_expr
+                    .iter()
+                    .filter_map(|r| {
+                        let i = f
+                            .params
+                            .iter()
+                            .position(|p| p.as_slice() == &text[(*r).clone()])?;
+                        let arg = &call.elems[i];
+                        let at = r.start - expr.start..r.end - expr.start;
+                        Some(Splice::new(at, &wrap(arg, &text[arg.clone()])))
+                    })
+                    .collect();
+                let value = apply(&text[expr.clone()], &subs);
+                Splice::new(call.range.clone(), &wrap(expr, &value))
+            };
+            out.push(without_definition(calls.iter().map(|c| value(c)).collect()));
+            if let Some(b) = &facts.bindings {
+                out.push(without_definition(
+                    calls.iter().map(|c| bound(text, f, c, b)).collect(),
+                ));
+            }
+            out.extend(calls.iter().map(|c| vec![value(c)]));
+        } else if let Some(b) = &facts.bindings {
+            out.push(without_definition(
+                calls.iter().map(|c| bound(text, f, c, b)).collect(),
+            ));
+        }
     }
     shorter_only(text, out)
+}
+
+/// The call `call` of `f` replaced by `f`'s body with bound parameters (see [`inline_calls`]).
+fn bound(text: &[u8], f: &Inlinable, call: &ListSite, b: &Bindings) -> Splice {
+    let mut body = b.open.clone();
+    for (decl, arg) in f.param_decls.iter().zip(&call.elems) {
+        push_separated(&mut body, &b.bind(&text[decl.clone()], &text[arg.clone()]));
+    }
+    for s in &f.stmts {
+        push_separated(&mut body, &text[s.clone()]);
+    }
+    if let Some(e) = &f.expr {
+        push_separated(&mut body, &text[e.clone()]);
+    }
+    push_separated(&mut body, &b.close);
+    Splice::new(call.range.clone(), &body)
 }
 
 /// Rewrites from `[[rewrites]]` in passes.toml (C's `if (c) s` to `(c);`, C-Reduce's

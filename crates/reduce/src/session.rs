@@ -35,6 +35,12 @@ pub(crate) trait Tree: Sync {
     fn is_pruned(&self, n: Self::Node) -> bool;
     /// The node's replacement is empty (the Coarse algorithms' filter).
     fn replacement_is_empty(&self, n: Self::Node) -> bool;
+    /// Pruning the node would not change the text but for white space: its replacement is
+    /// its own text (`(a)` for a parenthesized expression `(a)`). DDMIN leaves such nodes
+    /// alone, so they stay open to hoisting and their children are still visited.
+    fn prune_is_noop(&self, _n: Self::Node) -> bool {
+        false
+    }
     fn compatible(&self, a: Self::Node, b: Self::Node) -> bool;
     fn unparse(&self) -> Vec<u8>;
     /// The current tree with the nodes for which `pruned` holds pruned.
@@ -67,6 +73,14 @@ impl Tree for RTree {
     }
     fn replacement_is_empty(&self, n: NodeId) -> bool {
         RTree::replacement(self, n).is_empty()
+    }
+    fn prune_is_noop(&self, n: NodeId) -> bool {
+        let r = RTree::replacement(self, n);
+        let solid = |b: &u8| !b.is_ascii_whitespace();
+        !r.is_empty()
+            && r.iter()
+                .filter(|b| solid(b))
+                .eq(RTree::text(self, n).iter().filter(|b| solid(b)))
     }
     fn compatible(&self, a: NodeId, b: NodeId) -> bool {
         RTree::compatible(self, a, b)

@@ -8,7 +8,7 @@
 
 use std::ops::Range;
 
-use crate::pass_data::{ListSpec, PassData, Piece};
+use crate::pass_data::{Bindings, ListSpec, PassData, Piece};
 use crate::{parse, Error, Lang};
 
 /// An identifier occurrence.
@@ -47,9 +47,11 @@ pub struct Definition {
     pub body: Vec<u8>,
 }
 
-/// A function whose body is a single `return` with a value: a call of it may become that
-/// value with the parameters replaced by the arguments (C-Reduce's inliner, for the functions
-/// where it is a splice).
+/// A function whose body a call may take the place of (C-Reduce's inliner). When the body is
+/// a single `return` of a value, a call may become that value with the parameters replaced
+/// by the arguments (a splice); in a language with call bindings (`[bindings]` in
+/// passes.toml, GNU C's statement expression) any body without an early `return` may take a
+/// call's place, each parameter declared and initialized with its argument.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Inlinable {
     /// The whole definition (C's `function_definition`, JavaScript's `function_declaration`).
@@ -58,8 +60,15 @@ pub struct Inlinable {
     /// The parameters' names, in order (the first token of each parameter with the kind of
     /// the function's name).
     pub params: Vec<Vec<u8>>,
-    /// The returned expression.
-    pub expr: Range<usize>,
+    /// The parameters' whole declarations (`int c`), in order.
+    pub param_decls: Vec<Range<usize>>,
+    /// The body's statements before the returned value (all of them when the body has no
+    /// `return`); empty when the body is one `return`.
+    pub stmts: Vec<Range<usize>>,
+    /// The returned expression, when the body's last statement is a `return` with a value.
+    pub expr: Option<Range<usize>>,
+    /// The whole body, braces included.
+    pub body: Range<usize>,
 }
 
 /// What the passes know about one text.
@@ -73,6 +82,8 @@ pub struct Facts {
     pub calls: Vec<ListSite>,
     pub definitions: Vec<Definition>,
     pub inlinable: Vec<Inlinable>,
+    /// The language's call bindings (`[bindings]` in passes.toml), if it has them.
+    pub bindings: Option<Bindings>,
     /// Rewrites from `[[rewrites]]`: a node's range and the shorter text it may become.
     pub rewrites: Vec<(Range<usize>, Vec<u8>)>,
     /// The extra replacement words of each identifier group.
@@ -86,6 +97,7 @@ impl Lang {
         let pd = &data.passes;
         let tree = parse::parse(self, src)?;
         let mut facts = Facts {
+            bindings: pd.bindings.clone(),
             group_extras: pd
                 .extras
                 .iter()
@@ -238,9 +250,9 @@ fn list_site(
     })
 }
 
-/// The function at `node` if its body is one return statement with a value (see
-/// [`Inlinable`]). The body is the `body` field of the node or of the first ancestor reached
-/// through `name` fields.
+/// The function at `node` if a call may inline its body (see [`Inlinable`]): its last
+/// statement is the only `return` in it (or it has none). The body is the `body` field of the
+/// node or of the first ancestor reached through `name` fields.
 fn inlinable(
     node: &tree_sitter::Node<'_>,
     spec: &ListSpec,
@@ -261,24 +273,31 @@ fn inlinable(
         owner = parent;
     };
     let mut c = body.walk();
-    let statements: Vec<_> = body
+    let mut statements: Vec<_> = body
         .named_children(&mut c)
         .filter(|n| !n.is_extra())
         .collect();
-    let [ret] = statements.as_slice() else {
-        return None;
+    // The value: the last statement's, if it is a return with one.
+    let expr = match statements.last() {
+        Some(last) if pd.returns.contains(last.kind()) => {
+            let mut c = last.walk();
+            let values: Vec<_> = last
+                .named_children(&mut c)
+                .filter(|n| !n.is_extra())
+                .collect();
+            let [value] = values.as_slice() else {
+                return None;
+            };
+            let value = value.byte_range();
+            statements.pop();
+            Some(value)
+        }
+        _ => None,
     };
-    if !pd.returns.contains(ret.kind()) {
+    // No other return anywhere in the body (it would leave the caller).
+    if statements.iter().any(|s| contains_kind(*s, &pd.returns)) {
         return None;
     }
-    let mut c = ret.walk();
-    let values: Vec<_> = ret
-        .named_children(&mut c)
-        .filter(|n| !n.is_extra())
-        .collect();
-    let [expr] = values.as_slice() else {
-        return None;
-    };
     // A parameter's name: its first token of the function name's kind. A lone parameter
     // without one is C's `(void)`; any other unnamed parameter makes the function ineligible.
     let names: Vec<Option<Vec<u8>>> = elems
@@ -290,16 +309,35 @@ fn inlinable(
                 .map(|t| src[t.byte_range()].to_vec())
         })
         .collect();
-    let params = match names.as_slice() {
-        [None] => Vec::new(),
-        _ => names.into_iter().collect::<Option<Vec<_>>>()?,
+    let (params, param_decls) = match names.as_slice() {
+        [None] => (Vec::new(), Vec::new()),
+        _ => (
+            names.into_iter().collect::<Option<Vec<_>>>()?,
+            elems.iter().map(|e| e.byte_range()).collect(),
+        ),
     };
     Some(Inlinable {
         owner: owner.byte_range(),
         name: src[name.byte_range()].to_vec(),
         params,
-        expr: expr.byte_range(),
+        param_decls,
+        stmts: statements.iter().map(|s| s.byte_range()).collect(),
+        expr,
+        body: body.byte_range(),
     })
+}
+
+/// `node` or a node under it is of one of `kinds`.
+fn contains_kind(node: tree_sitter::Node<'_>, kinds: &std::collections::HashSet<String>) -> bool {
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        if kinds.contains(n.kind()) {
+            return true;
+        }
+        let mut c = n.walk();
+        stack.extend(n.named_children(&mut c));
+    }
+    false
 }
 
 #[cfg(test)]

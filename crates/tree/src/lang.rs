@@ -213,8 +213,9 @@ pub(crate) struct LangData {
     /// (canonical parent kind, child kind) -> position class of an unnamed child of that
     /// kind, where it differs from the parent's default for unnamed children.
     kind_positions: HashMap<(KindId, KindId), u8>,
-    /// Compatibility group per kind (0: compatible only with itself).
-    pub compat: Vec<u16>,
+    /// Compatibility groups per kind, one bit per line of compatible.txt (0: compatible only
+    /// with itself).
+    pub compat: Vec<u64>,
     /// Flattening family per kind (0: none).
     pub family: Vec<u16>,
     pub link: Vec<bool>,
@@ -305,7 +306,27 @@ impl LangData {
             }
             out
         };
-        let compat = groups(spec.compatible);
+        // A kind may be in several compatibility groups (C's `identifier` is an expression
+        // and a declarator): one bit per group.
+        let mut compat = vec![0u64; names.len()];
+        let lines = spec
+            .compatible
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'));
+        for (i, line) in lines.enumerate() {
+            if i >= 64 {
+                return Err(format!(
+                    "grammars/{}/compatible.txt: more than 64 groups",
+                    spec.name
+                ));
+            }
+            for kind in line.split_whitespace() {
+                if let Some(k) = by_name(kind) {
+                    compat[k as usize] |= 1 << i;
+                }
+            }
+        }
         let family = groups(spec.flatten);
         let mut link = vec![false; names.len()];
         for line in spec

@@ -30,6 +30,7 @@ pub use glue::glue;
 pub use lang::{Grammar, Lang};
 pub use loader::{default_cache_dir, load as load_grammar, Loaded};
 pub use parse::count_errors;
+pub use pass_data::Bindings;
 pub use quality::{replacement_quality, Quality};
 pub use replace::{generate as generate_tables, GrammarSources};
 pub use rtree::{Edit, NodeId, RTree, TreeStats};

@@ -28,6 +28,17 @@ struct PassSpec {
     returns: Vec<String>,
     #[serde(default)]
     rewrites: Vec<RewriteSpec>,
+    #[serde(default)]
+    bindings: Option<BindingSpec>,
+}
+
+/// `[bindings]`: how a call binds parameters when a function's body takes its place.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BindingSpec {
+    open: String,
+    param: String,
+    close: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -103,6 +114,40 @@ fn template_pieces(template: &str) -> Option<Vec<Piece>> {
     Some(pieces)
 }
 
+/// How a call binds a function's parameters when its body takes the call's place:
+/// `open`, then `param` (with `{param}` and `{arg}` filled in) per parameter, the body's
+/// statements, the returned value, then `close`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bindings {
+    pub open: Vec<u8>,
+    pub param: Vec<u8>,
+    pub close: Vec<u8>,
+}
+
+impl Bindings {
+    /// `param` with the parameter's declaration and its argument filled in.
+    pub fn bind(&self, param: &[u8], arg: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut rest = self.param.as_slice();
+        while let Some(i) = rest.iter().position(|&b| b == b'{') {
+            out.extend_from_slice(&rest[..i]);
+            rest = &rest[i..];
+            if let Some(r) = rest.strip_prefix(b"{param}") {
+                out.extend_from_slice(param);
+                rest = r;
+            } else if let Some(r) = rest.strip_prefix(b"{arg}") {
+                out.extend_from_slice(arg);
+                rest = r;
+            } else {
+                out.push(b'{');
+                rest = &rest[1..];
+            }
+        }
+        out.extend_from_slice(rest);
+        out
+    }
+}
+
 /// The per-language data of the passes, checked against the grammar when loaded.
 #[derive(Debug, Default)]
 pub(crate) struct PassData {
@@ -120,6 +165,8 @@ pub(crate) struct PassData {
     /// Return statement kinds (call inlining: a body that is one of these, with a value).
     pub returns: HashSet<String>,
     pub rewrites: Vec<Rewrite>,
+    /// Call bindings (`[bindings]`), for inlining bodies of more than one `return`.
+    pub bindings: Option<Bindings>,
 }
 
 impl PassData {
@@ -204,6 +251,26 @@ impl PassData {
             field(&i.body)?;
         }
         data.inline = spec.inline;
+        if let Some(b) = spec.bindings {
+            let fields: Vec<Piece> = template_pieces(&b.param)
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|p| matches!(p, Piece::Field(_)))
+                .collect();
+            let want = [Piece::Field("param".into()), Piece::Field("arg".into())];
+            if fields != want {
+                return Err(format!(
+                    "grammars/{lang}/passes.toml: [bindings] param must be a template with \
+                     {{param}} then {{arg}}, got `{}`",
+                    b.param
+                ));
+            }
+            data.bindings = Some(Bindings {
+                open: b.open.into_bytes(),
+                param: b.param.into_bytes(),
+                close: b.close.into_bytes(),
+            });
+        }
         data.functions = spec.functions;
         data.calls = spec.calls;
         data.reserved = spec

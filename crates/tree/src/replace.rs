@@ -303,9 +303,12 @@ fn occurrences(grammar: &Value) -> BTreeMap<(String, String), BTreeSet<Occurrenc
                     } else {
                         state
                     };
-                    out.entry((parent.clone(), rule["name"].as_str().unwrap_or("").to_string()))
-                        .or_default()
-                        .insert(state);
+                    out.entry((
+                        parent.clone(),
+                        rule["name"].as_str().unwrap_or("").to_string(),
+                    ))
+                    .or_default()
+                    .insert(state);
                 }
                 "CHOICE" => {
                     let members = rule["members"].as_array().map(Vec::as_slice).unwrap_or(&[]);

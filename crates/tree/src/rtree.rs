@@ -282,9 +282,7 @@ impl RTree {
             return a == b;
         }
         let compat = &self.data.compat;
-        let same = |p: KindId, q: KindId| {
-            p == q || (compat[p as usize] != 0 && compat[p as usize] == compat[q as usize])
-        };
+        let same = |p: KindId, q: KindId| p == q || compat[p as usize] & compat[q as usize] != 0;
         same(x.kind, y.kind)
             || same(x.inner, y.inner)
             || same(x.kind, y.inner)

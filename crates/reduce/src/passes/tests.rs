@@ -158,15 +158,34 @@ fn calls_become_their_value_with_the_arguments() {
         "static int add_them(int first, long second) { return first + second * 2; }\n\
          int main(void) { return (g + 7 * 2) + ((g + 1) + h * 2); }"
     );
-    // A body of more than one statement, or a recursive one, is not inlined whole.
+    // A body of more than one statement is inlined in C with its parameters bound (GNU C's
+    // statement expression); a recursive one is not inlined.
     let src = "int f(int a) { a++; return a; }\nint r(int a) { return r(a); }\n\
                int main(void) { return f(1) + r(2); }";
     let (out, _) = run(Lang::C, src, Pass::InlineCalls, |_| true);
     assert_eq!(
         out,
-        "int f(int a) { a++; return a; }\nint r(int a) { return r(a); }\n\
-         int main(void) { return f(1) + r(2); }"
+        "\nint r(int a) { return r(a); }\n\
+         int main(void) { return ({int a=1;a++;a;}) + r(2); }"
     );
+    // Without call bindings (JavaScript), it is not inlined whole.
+    let src = "function f(a) { a++; return a; }\nprint(f(1));";
+    let (out, runs) = run(Lang::JavaScript, src, Pass::InlineCalls, |_| true);
+    assert_eq!((out.as_str(), runs), (src, 0));
+    // An argument that must be evaluated once (C-Reduce's simple-inliner): substituting it
+    // twice is rejected, binding it is accepted.
+    let src = "static int b(int c, long d) { return (c ^ d & (c ^ 1)) < 0; }\n\
+               int m(void) { if (b(e(), g)) return 1; }";
+    let once = |c: &str| c.matches("e()").count() == 1;
+    let (out, _) = run(Lang::C, src, Pass::InlineCalls, once);
+    assert_eq!(
+        out,
+        "\nint m(void) { if (({int c=e();long d=g;(c ^ d & (c ^ 1)) < 0;})) return 1; }"
+    );
+    // A body with an early return is not inlined.
+    let src = "int f(int a) { if (a) return 1; a++; return a; }\nint m(void) { return f(1); }";
+    let (out, runs) = run(Lang::C, src, Pass::InlineCalls, |_| true);
+    assert_eq!((out.as_str(), runs), (src, 0));
     // Inlining that would lengthen the text is never tried.
     let src =
         "int f(int a){return a*a*a*a;}\nint m(){return f(long_arg1)+f(long_arg2)+f(long_arg3);}";
