@@ -237,6 +237,8 @@ fn ddmin_options_reach_the_tree_algorithms() {
         assert_eq!(s["subsets"], extra.is_empty());
         results.push(out);
     }
-    assert_eq!(results[0], "int h(){}\nint a() { return h() + h(); }\n");
+    // (`a()` is hoisted to `a`: tree-sitter-c parses `int a {...}` as a function definition
+    // and this oracle only counts calls.)
+    assert_eq!(results[0], "int h(){}\nint a { return h() + h(); }\n");
     assert_ne!(results[0], results[1]);
 }

@@ -116,14 +116,17 @@ impl Lang {
                     facts.functions.extend(list_site(&node, spec, pd, src));
                     facts.inlinable.extend(inlinable(&node, spec, pd, src));
                 }
-                for r in pd.rewrites.iter().filter(|r| r.kind == kind) {
+                let parent_kind = node.parent().map(|p| p.kind());
+                for r in pd.rewrites.iter().filter(|r| {
+                    r.kind == kind && (r.parent.is_none() || r.parent.as_deref() == parent_kind)
+                }) {
                     let mut text = Vec::new();
                     let filled = r.pieces.iter().all(|p| match p {
                         Piece::Text(t) => {
                             text.extend_from_slice(t.as_bytes());
                             true
                         }
-                        Piece::Field(f) => node.child_by_field_name(f).is_some_and(|c| {
+                        Piece::Field(f) => field_path(node, f).is_some_and(|c| {
                             text.extend_from_slice(&src[c.byte_range()]);
                             true
                         }),
@@ -199,6 +202,19 @@ impl Lang {
     pub fn is_reserved(self, word: &[u8]) -> bool {
         self.data().is_ok_and(|d| d.passes.reserved.contains(word))
     }
+}
+
+/// The node at a field path (`value`, or `declarator.value`: the `value` of the node's
+/// `declarator`). A node with several children in one field has no path through it.
+fn field_path<'t>(node: tree_sitter::Node<'t>, path: &str) -> Option<tree_sitter::Node<'t>> {
+    let mut n = node;
+    for field in path.split('.') {
+        if n.children_by_field_name(field, &mut n.walk()).count() != 1 {
+            return None;
+        }
+        n = n.child_by_field_name(field)?;
+    }
+    Some(n)
 }
 
 /// The identifier tokens under `node`, in source order.

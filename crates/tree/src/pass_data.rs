@@ -71,12 +71,15 @@ pub(crate) struct ListSpec {
 }
 
 /// A rewrite: a node of `kind` becomes `template`, whose `{field}`s are the texts of the
-/// node's fields (C-Reduce's `simplify-if`: `if (c) s` becomes `(c);`).
+/// node's fields (`{declarator.value}`: a field of a field) (C-Reduce's `simplify-if`: `if (c) s` becomes `(c);`).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct RewriteSpec {
     pub kind: String,
     pub template: String,
+    /// Only where the node's parent is of this kind (C's block-scope declarations).
+    #[serde(default)]
+    pub parent: Option<String>,
 }
 
 /// A piece of a rewrite template: literal text or a field's text.
@@ -91,6 +94,7 @@ pub(crate) enum Piece {
 pub(crate) struct Rewrite {
     pub kind: String,
     pub pieces: Vec<Piece>,
+    pub parent: Option<String>,
 }
 
 /// `{field}` placeholders and the text between them; `None` for an unbalanced brace.
@@ -236,13 +240,19 @@ impl PassData {
                 )
             })?;
             for p in &pieces {
-                if let Piece::Field(f) = p {
-                    field(f)?;
+                if let Piece::Field(path) = p {
+                    for f in path.split('.') {
+                        field(f)?;
+                    }
                 }
+            }
+            if let Some(p) = &r.parent {
+                named_kind(p)?;
             }
             data.rewrites.push(Rewrite {
                 kind: r.kind.clone(),
                 pieces,
+                parent: r.parent.clone(),
             });
         }
         for i in &spec.inline {

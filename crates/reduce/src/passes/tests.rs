@@ -208,6 +208,11 @@ fn rewrites_turn_statements_into_their_conditions() {
     let src = "int f(int x) { if (x > 2) { x = 1; } else x = 2; while (x) x--; return x; }";
     let (out, _) = run(Lang::C, src, Pass::Rewrite, |c| c.contains("x--"));
     assert_eq!(out, "int f(int x) { (x > 2); while (x) x--; return x; }");
+    // A block-scope declaration becomes its initializer (a field of a field); a file-scope
+    // one is left alone.
+    let src = "int g = 5; int f(int *a) { int unused = *a ^= 3; return *a; }";
+    let (out, _) = run(Lang::C, src, Pass::Rewrite, |c| c.contains("^="));
+    assert_eq!(out, "int g = 5; int f(int *a) { *a ^= 3; return *a; }");
     let (out, _) = run(Lang::JavaScript, "if (a) { b(); }", Pass::Rewrite, |_| true);
     assert_eq!(out, "(a);");
     let (out, _) = run(Lang::Python, "if a:\n    b()\n", Pass::Rewrite, |_| true);
