@@ -202,11 +202,18 @@ pub(crate) fn prune<T: Tree>(s: &mut Session<T>, nodes: &[T::Node]) -> Vec<T::No
     if removable.len() == nodes.len() {
         return prune_all(s, nodes);
     }
-    let kept = prune_all(s, &removable);
+    // `kept` is a subsequence of `removable`, itself one of `nodes`: merge in order.
+    let mut kept = prune_all(s, &removable).into_iter().peekable();
+    let mut removable = removable.into_iter().peekable();
     nodes
         .iter()
         .copied()
-        .filter(|n| kept.contains(n) || !removable.contains(n))
+        .filter(|&n| {
+            if removable.next_if_eq(&n).is_none() {
+                return true;
+            }
+            kept.next_if_eq(&n).is_some()
+        })
         .collect()
 }
 

@@ -567,36 +567,37 @@ fn inline_calls(text: &[u8], _lang: Lang, facts: &Facts) -> Vec<Vec<Splice>> {
             splices.sort_by_key(|s| (s.range.start, s.range.end));
             splices
         };
-        if let (Some(expr), true) = (&f.expr, f.stmts.is_empty()) {
-            let in_expr = idents_in(expr);
-            let value = |call: &ListSite| -> Splice {
-                let subs: Vec<Splice> = in_expr
-                    .iter()
-                    .filter_map(|r| {
-                        let i = f
-                            .params
-                            .iter()
-                            .position(|p| p.as_slice() == &text[(*r).clone()])?;
-                        let arg = &call.elems[i];
-                        let at = r.start - expr.start..r.end - expr.start;
-                        Some(Splice::new(at, &wrap(arg, &text[arg.clone()])))
-                    })
-                    .collect();
-                let value = apply(&text[expr.clone()], &subs);
-                Splice::new(call.range.clone(), &wrap(expr, &value))
-            };
-            out.push(without_definition(calls.iter().map(|c| value(c)).collect()));
-            if let Some(b) = &facts.bindings {
-                out.push(without_definition(
-                    calls.iter().map(|c| bound(text, f, c, b)).collect(),
-                ));
-            }
-            out.extend(calls.iter().map(|c| vec![value(c)]));
-        } else if let Some(b) = &facts.bindings {
+        // A body that is one `return`: each call becomes the value, the arguments spliced in.
+        let values: Option<Vec<Splice>> =
+            f.expr.as_ref().filter(|_| f.stmts.is_empty()).map(|expr| {
+                let in_expr = idents_in(expr);
+                let value = |call: &ListSite| -> Splice {
+                    let subs: Vec<Splice> = in_expr
+                        .iter()
+                        .filter_map(|r| {
+                            let i = f
+                                .params
+                                .iter()
+                                .position(|p| p.as_slice() == &text[(*r).clone()])?;
+                            let arg = &call.elems[i];
+                            let at = r.start - expr.start..r.end - expr.start;
+                            Some(Splice::new(at, &wrap(arg, &text[arg.clone()])))
+                        })
+                        .collect();
+                    let value = apply(&text[expr.clone()], &subs);
+                    Splice::new(call.range.clone(), &wrap(expr, &value))
+                };
+                calls.iter().map(|c| value(c)).collect()
+            });
+        if let Some(values) = &values {
+            out.push(without_definition(values.clone()));
+        }
+        if let Some(b) = &facts.bindings {
             out.push(without_definition(
                 calls.iter().map(|c| bound(text, f, c, b)).collect(),
             ));
         }
+        out.extend(values.into_iter().flatten().map(|v| vec![v]));
     }
     shorter_only(text, out)
 }

@@ -223,6 +223,13 @@ pub(crate) struct LangData {
     pub passes: PassData,
 }
 
+/// The lines of a data file that are neither blank nor comments.
+fn data_lines(text: &str) -> impl Iterator<Item = &str> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+}
+
 impl LangData {
     pub(crate) fn new(spec: Spec<'_>) -> Result<LangData, String> {
         let ts = spec.language;
@@ -292,11 +299,7 @@ impl LangData {
 
         let groups = |text: &str| -> Vec<u16> {
             let mut out = vec![0u16; names.len()];
-            let lines = text
-                .lines()
-                .map(str::trim)
-                .filter(|l| !l.is_empty() && !l.starts_with('#'));
-            for (i, line) in lines.enumerate() {
+            for (i, line) in data_lines(text).enumerate() {
                 let members = line.split(';').next().unwrap_or("");
                 for kind in members.split_whitespace() {
                     if let Some(k) = by_name(kind) {
@@ -309,12 +312,7 @@ impl LangData {
         // A kind may be in several compatibility groups (C's `identifier` is an expression
         // and a declarator): one bit per group.
         let mut compat = vec![0u64; names.len()];
-        let lines = spec
-            .compatible
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && !l.starts_with('#'));
-        for (i, line) in lines.enumerate() {
+        for (i, line) in data_lines(spec.compatible).enumerate() {
             if i >= 64 {
                 return Err(format!(
                     "grammars/{}/compatible.txt: more than 64 groups",

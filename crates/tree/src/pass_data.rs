@@ -124,7 +124,8 @@ fn template_pieces(template: &str) -> Option<Vec<Piece>> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Bindings {
     pub open: Vec<u8>,
-    pub param: Vec<u8>,
+    /// The `param` template, checked to name `{param}` then `{arg}`.
+    param: Vec<Piece>,
     pub close: Vec<u8>,
 }
 
@@ -132,22 +133,13 @@ impl Bindings {
     /// `param` with the parameter's declaration and its argument filled in.
     pub fn bind(&self, param: &[u8], arg: &[u8]) -> Vec<u8> {
         let mut out = Vec::new();
-        let mut rest = self.param.as_slice();
-        while let Some(i) = rest.iter().position(|&b| b == b'{') {
-            out.extend_from_slice(&rest[..i]);
-            rest = &rest[i..];
-            if let Some(r) = rest.strip_prefix(b"{param}") {
-                out.extend_from_slice(param);
-                rest = r;
-            } else if let Some(r) = rest.strip_prefix(b"{arg}") {
-                out.extend_from_slice(arg);
-                rest = r;
-            } else {
-                out.push(b'{');
-                rest = &rest[1..];
-            }
+        for p in &self.param {
+            out.extend_from_slice(match p {
+                Piece::Text(t) => t.as_bytes(),
+                Piece::Field(f) if f == "param" => param,
+                Piece::Field(_) => arg,
+            });
         }
-        out.extend_from_slice(rest);
         out
     }
 }
@@ -262,13 +254,13 @@ impl PassData {
         }
         data.inline = spec.inline;
         if let Some(b) = spec.bindings {
-            let fields: Vec<Piece> = template_pieces(&b.param)
-                .unwrap_or_default()
-                .into_iter()
+            let param = template_pieces(&b.param).unwrap_or_default();
+            let fields: Vec<&Piece> = param
+                .iter()
                 .filter(|p| matches!(p, Piece::Field(_)))
                 .collect();
             let want = [Piece::Field("param".into()), Piece::Field("arg".into())];
-            if fields != want {
+            if !fields.iter().copied().eq(want.iter()) {
                 return Err(format!(
                     "grammars/{lang}/passes.toml: [bindings] param must be a template with \
                      {{param}} then {{arg}}, got `{}`",
@@ -277,7 +269,7 @@ impl PassData {
             }
             data.bindings = Some(Bindings {
                 open: b.open.into_bytes(),
-                param: b.param.into_bytes(),
+                param,
                 close: b.close.into_bytes(),
             });
         }

@@ -275,7 +275,7 @@ fn occurrences(grammar: &Value) -> BTreeMap<(String, String), BTreeSet<Occurrenc
     for (parent, body) in bodies {
         let mut stack: Vec<(&Value, Occurrence, Vec<&str>)> = vec![(body, Required, Vec::new())];
         while let Some((rule, state, expanding)) = stack.pop() {
-            let mut record = |key: String| {
+            let mut record = |key: String, state: Occurrence| {
                 out.entry((parent.clone(), key)).or_default().insert(state);
             };
             match rule["type"].as_str().unwrap_or("") {
@@ -289,26 +289,18 @@ fn occurrences(grammar: &Value) -> BTreeMap<(String, String), BTreeSet<Occurrenc
                                 stack.push((sub, state, e));
                             }
                         }
-                        _ => record(format!("*{name}")),
+                        _ => record(format!("*{name}"), state),
                     }
                 }
                 "ALIAS" if rule["named"] == true => {
-                    record(format!("*{}", rule["value"].as_str().unwrap_or("")));
+                    record(format!("*{}", rule["value"].as_str().unwrap_or("")), state);
                 }
                 // `field('condition', optional(x))` is as optional as
                 // `optional(field('condition', x))` (C's `for (;;)` parts).
                 "FIELD" => {
-                    let state = if optional_content(&rule["content"]) {
-                        Alone
-                    } else {
-                        state
-                    };
-                    out.entry((
-                        parent.clone(),
-                        rule["name"].as_str().unwrap_or("").to_string(),
-                    ))
-                    .or_default()
-                    .insert(state);
+                    let optional = optional_content(&rule["content"]);
+                    let name = rule["name"].as_str().unwrap_or("").to_string();
+                    record(name, if optional { Alone } else { state });
                 }
                 "CHOICE" => {
                     let members = rule["members"].as_array().map(Vec::as_slice).unwrap_or(&[]);
