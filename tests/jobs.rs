@@ -4,13 +4,15 @@
 //! the eight runs of a fixture), so each distinct candidate costs one real run: `--jobs 8`
 //! runs first and pays for its bets, the others mostly find their answers in the memo.
 //!
-//! Issue 9's idempotence on every fixture: treedd on its own output (default preset, same
-//! oracle) changes nothing. The joint fixed point ends with a round that found nothing, and a
+//! Issue 9's idempotence on every fixture and preset: treedd on its own output (same preset,
+//! same oracle) changes nothing. The joint fixed point ends with a round that found nothing, and a
 //! second reduction starts with that same round, so its runs are memo hits.
 
 use crate::util::{fixtures, Dir};
 
-fn same_output_for_every_jobs(case: &str) {
+/// A test directory holding the fixture `case` and `memo.sh`, its oracle behind a memo keyed
+/// by the candidate's SHA-256; returns the directory and the input's file name.
+fn memo_case(case: &str) -> (Dir, String) {
     let d = Dir::new();
     d.copy_fixture(case);
     let input = std::fs::read_dir(fixtures().join(case))
@@ -31,6 +33,29 @@ exit $r"#,
             oracle = d.join("oracle.sh").display(),
         ),
     );
+    (d, input)
+}
+
+/// treedd (with `options`) on its own output `once`, under the input's own name (javac wants
+/// `LocalizedPi.java`), must give `once` back.
+fn assert_fixed_point(d: &Dir, case: &str, input: &str, once: &[u8], options: &[&str]) {
+    let again_dir = format!("again{}", options.join(""));
+    std::fs::create_dir(d.join(&again_dir)).unwrap();
+    std::fs::write(d.join(&again_dir).join(input), once).unwrap();
+    let again = format!("{again_dir}/{input}");
+    let twice = format!("twice{}", options.join(""));
+    let mut args = vec!["--test", "./memo.sh", "-q", "-o", &twice, &again];
+    args.extend_from_slice(options);
+    d.run(&args).expect_code(0);
+    assert_eq!(
+        String::from_utf8_lossy(&d.read(&twice)),
+        String::from_utf8_lossy(once),
+        "{case} {options:?}: treedd on its own output changed it"
+    );
+}
+
+fn same_output_for_every_jobs(case: &str) {
+    let (d, input) = memo_case(case);
     let (stem, ext) = input.rsplit_once('.').unwrap();
     // From 8 down: the run with the most bets fills the memo first, the others mostly hit.
     let mut first: Option<Vec<u8>> = None;
@@ -50,38 +75,56 @@ exit $r"#,
             ),
         }
     }
-    // The output under the input's own name (javac wants `LocalizedPi.java`).
-    let once = first.unwrap();
-    std::fs::create_dir(d.join("again")).unwrap();
-    std::fs::write(d.join("again").join(&input), &once).unwrap();
-    let again = format!("again/{input}");
-    d.run(&["--test", "./memo.sh", "-q", "-o", "twice", &again])
+    assert_fixed_point(&d, case, &input, &first.unwrap(), &[]);
+}
+
+/// Issue 9's idempotence for the other presets: `--preset smallest` and `--preset fastest`
+/// on the fixture, then on their own outputs, change nothing the second time.
+fn other_presets_are_fixed_points(case: &str) {
+    let (d, input) = memo_case(case);
+    for preset in ["fastest", "smallest"] {
+        let out = format!("{preset}.out");
+        d.run(&[
+            "--test",
+            "./memo.sh",
+            "-j",
+            "2",
+            "-q",
+            "--preset",
+            preset,
+            "-o",
+            &out,
+            &input,
+        ])
         .expect_code(0);
-    assert_eq!(
-        String::from_utf8_lossy(&d.read("twice")),
-        String::from_utf8_lossy(&once),
-        "{case}: treedd on its own output changed it"
-    );
+        let once = d.read(&out);
+        assert!(once.len() < std::fs::metadata(d.join(&input)).unwrap().len() as usize);
+        assert_fixed_point(&d, case, &input, &once, &["--preset", preset]);
+    }
 }
 
 macro_rules! every_jobs {
-    ($($name:ident: $case:literal,)*) => {$(
+    ($($name:ident, $presets:ident: $case:literal,)*) => {$(
         #[test]
         fn $name() {
             same_output_for_every_jobs($case);
+        }
+        #[test]
+        fn $presets() {
+            other_presets_are_fixed_points($case);
         }
     )*};
 }
 
 every_jobs! {
-    jobs_1_to_8_c_helloworld: "c/helloworld",
-    jobs_1_to_8_cpp_overload: "cpp/overload",
-    jobs_1_to_8_go_channel: "go/channel",
-    jobs_1_to_8_java_localized_pi: "java/LocalizedPi",
-    jobs_1_to_8_javascript_output: "javascript/output",
-    jobs_1_to_8_javascript_rangeerror: "javascript/rangeerror",
-    jobs_1_to_8_javascript_typeerror: "javascript/typeerror",
-    jobs_1_to_8_python_zerodiv: "python/zerodiv",
-    jobs_1_to_8_rust_borrow: "rust/borrow",
-    jobs_1_to_8_typescript_generic: "typescript/generic",
+    jobs_1_to_8_c_helloworld, presets_fixed_c_helloworld: "c/helloworld",
+    jobs_1_to_8_cpp_overload, presets_fixed_cpp_overload: "cpp/overload",
+    jobs_1_to_8_go_channel, presets_fixed_go_channel: "go/channel",
+    jobs_1_to_8_java_localized_pi, presets_fixed_java_localized_pi: "java/LocalizedPi",
+    jobs_1_to_8_javascript_output, presets_fixed_javascript_output: "javascript/output",
+    jobs_1_to_8_javascript_rangeerror, presets_fixed_javascript_rangeerror: "javascript/rangeerror",
+    jobs_1_to_8_javascript_typeerror, presets_fixed_javascript_typeerror: "javascript/typeerror",
+    jobs_1_to_8_python_zerodiv, presets_fixed_python_zerodiv: "python/zerodiv",
+    jobs_1_to_8_rust_borrow, presets_fixed_rust_borrow: "rust/borrow",
+    jobs_1_to_8_typescript_generic, presets_fixed_typescript_generic: "typescript/generic",
 }

@@ -198,6 +198,32 @@ fn javascript_string_literal_emptied() {
 }
 
 #[test]
+fn javascript_helper_called_once_becomes_its_body_and_the_declaration_its_value() {
+    // node must still throw the RangeError. The helper returns nothing and is called as a
+    // statement: `inline-calls` puts its body in the call's place, `rewrite` turns the
+    // declaration into its initializer, and the tree algorithm removes the leftovers.
+    let d = Dir::new();
+    d.write(
+        "range.js",
+        "function makeBuffer(requestedLength) {\n  const buffer = new Array(requestedLength);\n}\n\
+         makeBuffer(-1);\n",
+    );
+    let oracle = d.script(
+        "oracle.sh",
+        r#"node "$1" 2>&1 >/dev/null | grep -qF "RangeError: Invalid array length""#,
+    );
+    let out = reduce_with(&d, "inline-calls,rewrite", "range.js", &[]);
+    assert!(is_interesting(&oracle, "range.js", out.as_bytes()), "{out}");
+    let squeezed: String = out.split_whitespace().collect();
+    assert_eq!(squeezed, "newArray(-1);");
+    let s = stats(&d);
+    assert_eq!(
+        (accepted(&s, "inline-calls"), accepted(&s, "rewrite")),
+        (1, 1)
+    );
+}
+
+#[test]
 fn token_search_removes_what_no_node_boundary_allows() {
     let d = Dir::new();
     // gcc accepts `main() {...}` (implicit int, -w): only token search can drop the `int`.

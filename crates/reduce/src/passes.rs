@@ -511,7 +511,11 @@ fn shorter_only(text: &[u8], candidates: Vec<Vec<Splice>>) -> Vec<Vec<Splice>> {
 /// Call inlining (C-Reduce's inliner). A call of a function whose body is one `return` of a
 /// value becomes that value, with each parameter replaced by its argument (parenthesized
 /// unless it is one token): first every call at once with the definition removed (unless the
-/// function calls itself), then each call alone. Where the language has call bindings
+/// function calls itself), then each call alone. A function that returns no value and is
+/// called only as statements of their own (`a(0 - Math);`) has each call statement become its
+/// body's statements (then, failing that, its body with the braces), with the arguments in
+/// place of the parameters, and the definition removed (where `[[calls]]` names the
+/// `statement` kind). Where the language has call bindings
 /// (`[bindings]`, GNU C's statement expression), every call of a function whose body has no
 /// early `return` at once becomes the body, each parameter declared and initialized with its
 /// argument, with the definition removed (C-Reduce's `simple-inliner`, which keeps an
@@ -567,30 +571,50 @@ fn inline_calls(text: &[u8], _lang: Lang, facts: &Facts) -> Vec<Vec<Splice>> {
             splices.sort_by_key(|s| (s.range.start, s.range.end));
             splices
         };
+        // `range` of the text with each parameter replaced by the call's argument.
+        let substituted = |range: &Range<usize>, call: &ListSite| -> Vec<u8> {
+            let subs: Vec<Splice> = idents_in(range)
+                .iter()
+                .filter_map(|r| {
+                    let i = f
+                        .params
+                        .iter()
+                        .position(|p| p.as_slice() == &text[(*r).clone()])?;
+                    let arg = &call.elems[i];
+                    let at = r.start - range.start..r.end - range.start;
+                    Some(Splice::new(at, &wrap(arg, &text[arg.clone()])))
+                })
+                .collect();
+            apply(&text[range.clone()], &subs)
+        };
         // A body that is one `return`: each call becomes the value, the arguments spliced in.
         let values: Option<Vec<Splice>> =
             f.expr.as_ref().filter(|_| f.stmts.is_empty()).map(|expr| {
-                let in_expr = idents_in(expr);
-                let value = |call: &ListSite| -> Splice {
-                    let subs: Vec<Splice> = in_expr
-                        .iter()
-                        .filter_map(|r| {
-                            let i = f
-                                .params
-                                .iter()
-                                .position(|p| p.as_slice() == &text[(*r).clone()])?;
-                            let arg = &call.elems[i];
-                            let at = r.start - expr.start..r.end - expr.start;
-                            Some(Splice::new(at, &wrap(arg, &text[arg.clone()])))
-                        })
-                        .collect();
-                    let value = apply(&text[expr.clone()], &subs);
-                    Splice::new(call.range.clone(), &wrap(expr, &value))
-                };
-                calls.iter().map(|c| value(c)).collect()
+                calls
+                    .iter()
+                    .map(|c| Splice::new(c.range.clone(), &wrap(expr, &substituted(expr, c))))
+                    .collect()
             });
         if let Some(values) = &values {
             out.push(without_definition(values.clone()));
+        }
+        // A function that returns no value, called only as statements of their own (`f(x);`):
+        // each call statement becomes the body's statements, the arguments spliced in
+        // (C-Reduce's inliner, as a splice); then the same with the braces, so that the body's
+        // locals keep their scope.
+        if f.expr.is_none() && calls.iter().all(|c| c.stmt.is_some()) {
+            let inner = match (f.stmts.first(), f.stmts.last()) {
+                (Some(a), Some(b)) => a.start..b.end,
+                _ => f.body.start..f.body.start,
+            };
+            for range in [&inner, &f.body] {
+                out.push(without_definition(
+                    calls
+                        .iter()
+                        .filter_map(|c| Some(Splice::new(c.stmt.clone()?, &substituted(range, c))))
+                        .collect(),
+                ));
+            }
         }
         if let Some(b) = &facts.bindings {
             out.push(without_definition(

@@ -35,6 +35,9 @@ pub struct ListSite {
     pub name: Vec<u8>,
     /// The elements, in order (comments left out).
     pub elems: Vec<Range<usize>>,
+    /// Calls only: the statement that is this call alone (C's `f(x);`), if it is one (the
+    /// `statement` kind of `[[calls]]` in passes.toml).
+    pub stmt: Option<Range<usize>>,
 }
 
 /// A definition that may be inlined: every other occurrence of `name` becomes `body` and the
@@ -205,14 +208,28 @@ impl Lang {
 }
 
 /// The node at a field path (`value`, or `declarator.value`: the `value` of the node's
-/// `declarator`). A node with several children in one field has no path through it.
+/// `declarator`). A step that is not a field of the node names a kind of its named children
+/// (`variable_declarator.value` in JavaScript, where the declarators have no field). A node
+/// with several children in one field, or of one kind, has no path through it.
 fn field_path<'t>(node: tree_sitter::Node<'t>, path: &str) -> Option<tree_sitter::Node<'t>> {
     let mut n = node;
-    for field in path.split('.') {
-        if n.children_by_field_name(field, &mut n.walk()).count() != 1 {
-            return None;
-        }
-        n = n.child_by_field_name(field)?;
+    for step in path.split('.') {
+        let fields: Vec<_> = n.children_by_field_name(step, &mut n.walk()).collect();
+        n = match fields.as_slice() {
+            [one] => *one,
+            [] => {
+                let mut c = n.walk();
+                let kinds: Vec<_> = n
+                    .named_children(&mut c)
+                    .filter(|k| k.kind() == step)
+                    .collect();
+                match kinds.as_slice() {
+                    [one] => *one,
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        };
     }
     Some(n)
 }
@@ -259,10 +276,20 @@ fn list_site(
     src: &[u8],
 ) -> Option<ListSite> {
     let (name, elems) = name_and_list(node, spec, pd)?;
+    let stmt = node
+        .parent()
+        .filter(|p| spec.statement.as_deref() == Some(p.kind()))
+        .filter(|p| {
+            let mut c = p.walk();
+            let named: Vec<_> = p.named_children(&mut c).filter(|n| !n.is_extra()).collect();
+            named == [*node]
+        })
+        .map(|p| p.byte_range());
     Some(ListSite {
         range: node.byte_range(),
         name: src[name.byte_range()].to_vec(),
         elems: elems.iter().map(|e| e.byte_range()).collect(),
+        stmt,
     })
 }
 

@@ -68,10 +68,16 @@ pub(crate) struct ListSpec {
     /// above its `function_declarator`).
     #[serde(default)]
     pub body: Option<String>,
+    /// Calls only: the kind of a statement that is a call alone (`expression_statement`).
+    /// Such a call, of a function that returns no value, may become the function's body
+    /// (`inline-calls`).
+    #[serde(default)]
+    pub statement: Option<String>,
 }
 
 /// A rewrite: a node of `kind` becomes `template`, whose `{field}`s are the texts of the
-/// node's fields (`{declarator.value}`: a field of a field) (C-Reduce's `simplify-if`: `if (c) s` becomes `(c);`).
+/// node's fields (`{declarator.value}`: a field of a field; a step may also name the kind of
+/// the node's only named child of that kind) (C-Reduce's `simplify-if`: `if (c) s` becomes `(c);`).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct RewriteSpec {
@@ -218,6 +224,9 @@ impl PassData {
             if let Some(b) = &l.body {
                 field(b)?;
             }
+            if let Some(k) = &l.statement {
+                named_kind(k)?;
+            }
         }
         for k in &spec.returns {
             named_kind(k)?;
@@ -233,8 +242,9 @@ impl PassData {
             })?;
             for p in &pieces {
                 if let Piece::Field(path) = p {
+                    // A step is a field, or a kind of the node's named children.
                     for f in path.split('.') {
-                        field(f)?;
+                        field(f).or_else(|e| named_kind(f).map_err(|_| e))?;
                     }
                 }
             }

@@ -218,3 +218,44 @@ fn rewrites_turn_statements_into_their_conditions() {
     let (out, _) = run(Lang::Python, "if a:\n    b()\n", Pass::Rewrite, |_| true);
     assert_eq!(out, "a\n");
 }
+
+#[test]
+fn statement_calls_become_the_body() {
+    // A function that returns no value, called only as a statement of its own: the call
+    // statement becomes the body's statements, with the argument in place of the parameter,
+    // and the definition goes; failing that, the body with its braces.
+    let src = "function a(c) { const x = new Array(c); }\na(0 - Math);";
+    let (out, _) = run(Lang::JavaScript, src, Pass::InlineCalls, |_| true);
+    assert_eq!(out, "\nconst x = new Array((0 - Math));");
+    let (out, _) = run(Lang::JavaScript, src, Pass::InlineCalls, |c| {
+        c.contains('{')
+    });
+    assert_eq!(out, "\n{ const x = new Array((0 - Math)); }");
+    // Every call at once in C (before the bindings' statement expression, which is longer).
+    let src = "void show(int v) { put(v, v); }\n\
+               int main(void) { show(1); show(x + 2); return 0; }";
+    let (out, _) = run(Lang::C, src, Pass::InlineCalls, |_| true);
+    assert_eq!(
+        out,
+        "\nint main(void) { put(1, 1); put((x + 2), (x + 2)); return 0; }"
+    );
+    // A call whose value is used keeps the function (JavaScript has no call bindings).
+    let src = "function a(c) { g(c); }\na(1); var y = a(2);";
+    let (out, runs) = run(Lang::JavaScript, src, Pass::InlineCalls, |_| true);
+    assert_eq!((out.as_str(), runs), (src, 0));
+    // Java: a void method called as a statement.
+    let src = "class A { void p(int v) { q(v); } void m() { p(3); } }";
+    let (out, _) = run(Lang::Java, src, Pass::InlineCalls, |_| true);
+    assert_eq!(out, "class A {  void m() { q(3); } }");
+}
+
+#[test]
+fn javascript_declarations_become_their_initializers() {
+    // The declarators have no field: the template's path names their kind. A declaration of
+    // two variables, or of one without a value, has no such path and stays.
+    let src = "const x = new Array(n);\nlet y = 1, z = 2;\nvar w;";
+    let (out, _) = run(Lang::JavaScript, src, Pass::Rewrite, |c| {
+        c.contains("new Array")
+    });
+    assert_eq!(out, "new Array(n);\nlet y = 1, z = 2;\nvar w;");
+}
