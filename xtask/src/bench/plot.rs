@@ -96,30 +96,25 @@ pub(super) fn scatter_svg(
         let color = colors[i % colors.len()];
         let style = color.filled();
         let label = format!("{name}: {} cases", points.len());
+        // One series of `$shape` markers, the same marker in the legend. (A macro: the
+        // markers are different types, drawn at data and at pixel coordinates.)
+        macro_rules! markers {
+            ($shape:ident, $size:expr, $style:expr) => {
+                chart
+                    .draw_series(points.iter().map(|&p| $shape::new(p, $size, $style)))
+                    .map_err(|e| err(&e))?
+                    .label(label)
+                    .legend(move |(x, y)| $shape::new((x, y), $size, $style))
+            };
+        }
         match i % 3 {
-            0 => {
-                chart
-                    .draw_series(points.iter().map(|&p| Circle::new(p, 5, style)))
-                    .map_err(|e| err(&e))?
-                    .label(label)
-                    .legend(move |(x, y)| Circle::new((x, y), 5, style));
-            }
-            1 => {
-                chart
-                    .draw_series(points.iter().map(|&p| TriangleMarker::new(p, 6, style)))
-                    .map_err(|e| err(&e))?
-                    .label(label)
-                    .legend(move |(x, y)| TriangleMarker::new((x, y), 6, style));
-            }
+            0 => markers!(Circle, 5, style),
+            1 => markers!(TriangleMarker, 6, style),
             _ => {
                 let stroke = color.stroke_width(2);
-                chart
-                    .draw_series(points.iter().map(|&p| Cross::new(p, 5, stroke)))
-                    .map_err(|e| err(&e))?
-                    .label(label)
-                    .legend(move |(x, y)| Cross::new((x, y), 5, stroke));
+                markers!(Cross, 5, stroke)
             }
-        }
+        };
     }
     chart
         .configure_series_labels()
