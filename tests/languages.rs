@@ -3,7 +3,7 @@
 //! built in (tree-sitter-json's sources, a dev-dependency) compiled into a cache.
 
 use std::path::PathBuf;
-use std::process::Command;
+use std::process::{Command, Output};
 
 use crate::util::{is_interesting, Dir};
 
@@ -116,6 +116,17 @@ fn typescript_generic_with_tsc() {
     );
 }
 
+/// The stderr of a treedd run that must have succeeded (else it is shown).
+#[track_caller]
+fn succeeded(out: Output) -> String {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stderr).unwrap()
+}
+
 /// The source directory of a grammar crate of the workspace, from `cargo metadata`.
 fn grammar_crate(name: &str) -> PathBuf {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
@@ -179,12 +190,7 @@ fn run_time_json_grammar_is_compiled_once_and_reduces() {
             .args(["--stats", "s.json", "in.json"])
             .output()
             .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stderr).unwrap()
+        succeeded(out)
     };
     let first = run(&d);
     assert!(
@@ -228,11 +234,7 @@ fn run_time_grammar_reduces_as_well_as_the_built_in_one() {
             .args(["--test", "oracle.sh", "-q", "--stats", "s.json", "in.c"])
             .output()
             .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        succeeded(out);
         chars.push(d.stats("s.json")["output_chars"].as_u64().unwrap());
     }
     assert!(

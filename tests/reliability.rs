@@ -405,15 +405,7 @@ fn kill_campaign_ci_sized() {
             ),
         );
         let checker = d.script("check.sh", check);
-        let args = [
-            "--test",
-            "oracle.sh",
-            "--unit",
-            "line",
-            "--jobs",
-            "2",
-            "input.txt",
-        ];
+        let args = LINES_TWO_JOBS;
         let mut child = d.cmd().args(args).stderr(Stdio::null()).spawn().unwrap();
         std::thread::sleep(Duration::from_millis(ms));
         kill(&child, signal);
