@@ -3,17 +3,21 @@
 //! built in (tree-sitter-json's sources, a dev-dependency) compiled into a cache.
 
 use std::path::PathBuf;
-use std::process::Command;
+use std::process::{Command, Output};
 
 use crate::util::{is_interesting, Dir};
 
-fn stats(d: &Dir) -> serde_json::Value {
-    serde_json::from_slice(&d.read("s.json")).unwrap()
-}
-
 /// Fails (never skips) when an oracle's tool is missing: `.ci/run` installs them.
 #[track_caller]
-fn require(tool: &str, install: &str) {
+fn require(tool: &str) {
+    let install = match tool {
+        "g++" => "apt-get install g++",
+        "rustc" => "install a Rust toolchain",
+        "python3" => "apt-get install python3",
+        "gofmt" => "apt-get install golang-go",
+        "tsc" => "npm install -g typescript",
+        _ => "install it",
+    };
     let found = Command::new("sh")
         .args(["-c", &format!("command -v {tool} >/dev/null")])
         .status()
@@ -21,9 +25,17 @@ fn require(tool: &str, install: &str) {
     assert!(found, "{tool} is missing: {install} (.ci/run installs it)");
 }
 
-/// Reduce `fixtures/<case>/<file>` with its oracle; the result is interesting, in the
-/// fixture's language, and at most `max_chars` non-whitespace characters.
-fn reduce_fixture(case: &str, file: &str, lang: &str, extra: &[&str], max_chars: u64) -> String {
+/// `--preset fastest`, for the fixtures whose oracle is slow.
+const FASTEST: &[&str] = &["--preset", "fastest"];
+
+/// Reduce `fixtures/<lang>/<case>/<file>` (`path`) with its oracle, which needs `tool`,
+/// passing `extra` flags; the result is interesting, in the fixture's language, at most
+/// `max_chars` non-whitespace characters, and still contains `keeps`.
+#[track_caller]
+fn check(path: &str, tool: &str, extra: &[&str], max_chars: u64, keeps: &str) {
+    require(tool);
+    let (case, file) = path.rsplit_once('/').unwrap();
+    let lang = path.split('/').next().unwrap();
     let d = Dir::new();
     d.copy_fixture(case);
     let mut args = vec![
@@ -38,7 +50,7 @@ fn reduce_fixture(case: &str, file: &str, lang: &str, extra: &[&str], max_chars:
     args.extend_from_slice(extra);
     args.push(file);
     d.run(&args).expect_code(0);
-    let s = stats(&d);
+    let s = d.stats("s.json");
     assert_eq!(s["language"], lang);
     let (stem, ext) = file.rsplit_once('.').unwrap();
     let out = d.read(&format!("{stem}.reduced.{ext}"));
@@ -52,60 +64,67 @@ fn reduce_fixture(case: &str, file: &str, lang: &str, extra: &[&str], max_chars:
         "{s}\n{text}"
     );
     assert!(d.tmp_entries().is_empty());
-    text
+    assert!(text.contains(keeps), "{text}");
 }
 
 #[test]
 fn cpp_overload_with_gxx() {
-    require("g++", "apt-get install g++");
-    let out = reduce_fixture("cpp/overload", "overload.cpp", "cpp", &[], 80);
-    assert!(out.contains("scale"), "{out}");
+    check("cpp/overload/overload.cpp", "g++", &[], 80, "scale");
 }
 
 #[test]
 fn rust_borrow_with_rustc() {
-    require("rustc", "install a Rust toolchain");
-    let out = reduce_fixture(
-        "rust/borrow",
-        "borrow.rs",
-        "rust",
-        &["--preset", "fastest"],
+    check(
+        "rust/borrow/borrow.rs",
+        "rustc",
+        FASTEST,
         260,
+        "self.items.push",
     );
-    assert!(out.contains("self.items.push"), "{out}");
 }
 
 #[test]
 fn python_zerodiv_with_python3() {
-    require("python3", "apt-get install python3");
-    let out = reduce_fixture(
-        "python/zerodiv",
-        "zerodiv.py",
-        "python",
-        &["--preset", "fastest"],
+    check(
+        "python/zerodiv/zerodiv.py",
+        "python3",
+        FASTEST,
         450,
+        "def ratio",
     );
-    assert!(out.contains("def ratio"), "{out}");
 }
 
 #[test]
 fn go_channel_with_gofmt() {
-    require("gofmt", "apt-get install golang-go");
-    let out = reduce_fixture("go/channel", "channel.go", "go", &[], 60);
-    assert!(out.contains("results <- Result{"), "{out}");
+    check(
+        "go/channel/channel.go",
+        "gofmt",
+        &[],
+        60,
+        "results <- Result{",
+    );
 }
 
 #[test]
 fn typescript_generic_with_tsc() {
-    require("tsc", "npm install -g typescript");
-    let out = reduce_fixture(
-        "typescript/generic",
-        "generic.ts",
-        "typescript",
-        &["--preset", "fastest"],
+    check(
+        "typescript/generic/generic.ts",
+        "tsc",
+        FASTEST,
         60,
+        "<T extends Entity>",
     );
-    assert!(out.contains("<T extends Entity>"), "{out}");
+}
+
+/// The stderr of a treedd run that must have succeeded (else it is shown).
+#[track_caller]
+fn succeeded(out: Output) -> String {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stderr).unwrap()
 }
 
 /// The source directory of a grammar crate of the workspace, from `cargo metadata`.
@@ -171,12 +190,7 @@ fn run_time_json_grammar_is_compiled_once_and_reduces() {
             .args(["--stats", "s.json", "in.json"])
             .output()
             .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stderr).unwrap()
+        succeeded(out)
     };
     let first = run(&d);
     assert!(
@@ -189,7 +203,7 @@ fn run_time_json_grammar_is_compiled_once_and_reduces() {
         r#"{"deps":{"tree-sitter":{"version":""}}}"#,
         "{reduced}"
     );
-    assert_eq!(stats(&d)["language"], "json");
+    assert_eq!(d.stats("s.json")["language"], "json");
     // The second run loads the cached library: no compilation, the same result.
     let second = run(&d);
     assert!(!second.contains("compiled grammar"), "{second}");
@@ -220,12 +234,8 @@ fn run_time_grammar_reduces_as_well_as_the_built_in_one() {
             .args(["--test", "oracle.sh", "-q", "--stats", "s.json", "in.c"])
             .output()
             .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        chars.push(stats(&d)["output_chars"].as_u64().unwrap());
+        succeeded(out);
+        chars.push(d.stats("s.json")["output_chars"].as_u64().unwrap());
     }
     assert!(
         chars[1] <= chars[0],

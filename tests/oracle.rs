@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use treedd_reduce::{CommandOracle, CommandOracleBuilder, Oracle, Outcome};
 
-use crate::util::{numbers, Dir};
+use crate::util::{is_gone, numbers, Dir};
 
 fn oracle(d: &Dir, body: &str, timeout: Option<f64>) -> CommandOracle {
     let script = d.script("oracle.sh", body);
@@ -18,18 +18,6 @@ fn oracle(d: &Dir, body: &str, timeout: Option<f64>) -> CommandOracle {
         .temp_root(d.join("tmp"))
         .build()
         .unwrap()
-}
-
-/// True once `pid` is gone (or only a zombie waiting for a parent that is gone too).
-fn is_gone(pid: u32) -> bool {
-    (0..200).any(|_| {
-        let alive = fs::read_to_string(format!("/proc/{pid}/stat"))
-            .is_ok_and(|stat| !stat.contains(") Z "));
-        if alive {
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        !alive
-    })
 }
 
 #[test]

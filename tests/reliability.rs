@@ -6,44 +6,7 @@ use std::fs;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::util::{is_interesting, numbers, Dir};
-
-/// True once `pid` is gone (or a zombie whose parent is gone too), waiting up to 5 s.
-pub fn is_gone(pid: u32) -> bool {
-    let start = Instant::now();
-    loop {
-        let alive = fs::read_to_string(format!("/proc/{pid}/stat"))
-            .is_ok_and(|stat| !stat.contains(") Z "));
-        if !alive {
-            return true;
-        }
-        if start.elapsed() > Duration::from_secs(5) {
-            return false;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-}
-
-/// Wait until `cond` holds, failing after `secs` seconds.
-#[track_caller]
-pub fn wait_for(secs: u64, what: &str, mut cond: impl FnMut() -> bool) {
-    let start = Instant::now();
-    while !cond() {
-        assert!(
-            start.elapsed() < Duration::from_secs(secs),
-            "timed out waiting for {what}"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
-}
-
-pub fn kill(child: &Child, signal: &str) {
-    let sent = Command::new("kill")
-        .args([&format!("-{signal}"), &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
-}
+use crate::util::{is_gone, is_interesting, kill, numbers, wait_for, Dir, LINES_TWO_JOBS};
 
 fn pids(d: &Dir) -> Vec<u32> {
     fs::read_to_string(d.join("pids"))
@@ -51,10 +14,6 @@ fn pids(d: &Dir) -> Vec<u32> {
         .split_whitespace()
         .filter_map(|p| p.parse().ok())
         .collect()
-}
-
-fn stats(d: &Dir) -> serde_json::Value {
-    serde_json::from_slice(&d.read("s.json")).unwrap()
 }
 
 #[test]
@@ -87,7 +46,7 @@ grep -qx keep "$1""#,
         .expect_stderr("timeout per oracle run: 5.0 s (10 x the original's");
     assert!(start.elapsed() < Duration::from_secs(60));
     assert_eq!(d.read_string("input.reduced.txt"), "keep\n");
-    let s = stats(&d);
+    let s = d.stats("s.json");
     assert_eq!(s["timeouts"], 1, "{s}");
     assert_eq!(s["timeout_seconds"], 5.0, "{s}");
     assert_eq!(s["timeout_default"], true, "{s}");
@@ -114,7 +73,7 @@ fn timeout_none_and_seconds_are_recorded() {
         ]);
         run.expect_code(0);
         assert!(!run.stderr.contains("10 x the original"), "{}", run.stderr);
-        let s = stats(&d);
+        let s = d.stats("s.json");
         assert_eq!(
             (&s["timeout_seconds"], &s["timeout_default"]),
             (&want, &false.into())
@@ -142,15 +101,7 @@ wait"#,
         ),
     );
     d.cmd()
-        .args([
-            "--test",
-            "oracle.sh",
-            "--unit",
-            "line",
-            "--jobs",
-            "2",
-            "input.txt",
-        ])
+        .args(LINES_TWO_JOBS)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -229,7 +180,7 @@ fn resume_after_sigkill_gives_the_uninterrupted_result() {
         .expect_code(0)
         .expect_stderr("resuming from input.reduced.txt");
     assert_eq!(d.read_string("input.reduced.txt"), want);
-    assert_eq!(stats(&d)["resumed"], true);
+    assert_eq!(d.stats("s.json")["resumed"], true);
     assert!(!d.join("input.reduced.txt.treedd-state.json").exists());
     wait_for(5, "the scratch directories to go", || {
         d.tmp_entries().is_empty()
@@ -311,7 +262,7 @@ fn check_original_catches_a_flaky_oracle() {
         "input.txt",
     ])
     .expect_code(0);
-    let s = stats(&d);
+    let s = d.stats("s.json");
     assert_eq!(s["check_original"], 5);
     assert!(s["oracle_runs"].as_u64().unwrap() >= 5 + 2, "{s}");
 }
@@ -346,7 +297,7 @@ grep -qx 5 "$1" || test $((n % 2)) -eq 0"#,
     ])
     .expect_code(0);
     assert_eq!(d.read_string("input.reduced.txt"), "5\n7\n");
-    let s = stats(&d);
+    let s = d.stats("s.json");
     assert_eq!(s["confirm"], 2);
     assert!(s["confirm_rejected"].as_u64().unwrap() > 0, "{s}");
 }
@@ -424,7 +375,7 @@ fn an_oracle_writing_100_mb_to_stdout_and_stderr_neither_blocks_nor_bloats() {
     ])
     .expect_code(0);
     assert_eq!(d.read_string("input.reduced.txt"), "1\n");
-    let s = stats(&d);
+    let s = d.stats("s.json");
     let rss = s["peak_rss_bytes"].as_u64().unwrap();
     assert!(rss < 64 << 20, "treedd grew to {rss} bytes");
 }
@@ -454,15 +405,7 @@ fn kill_campaign_ci_sized() {
             ),
         );
         let checker = d.script("check.sh", check);
-        let args = [
-            "--test",
-            "oracle.sh",
-            "--unit",
-            "line",
-            "--jobs",
-            "2",
-            "input.txt",
-        ];
+        let args = LINES_TWO_JOBS;
         let mut child = d.cmd().args(args).stderr(Stdio::null()).spawn().unwrap();
         std::thread::sleep(Duration::from_millis(ms));
         kill(&child, signal);

@@ -2,10 +2,10 @@
 //! the best result so far in the output file, says where it is, and exits with 130.
 
 use std::fs;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use crate::util::{is_interesting, numbers, Dir};
+use crate::util::{is_interesting, kill, numbers, wait_for, Dir, LINES_TWO_JOBS};
 
 #[test]
 fn interrupt_keeps_the_best_result() {
@@ -18,30 +18,16 @@ fn interrupt_keeps_the_best_result() {
         let oracle = d.script("oracle.sh", r#"sleep 0.3; grep -qx 17 "$1""#);
         let child = d
             .cmd()
-            .args([
-                "--test",
-                "oracle.sh",
-                "--unit",
-                "line",
-                "--jobs",
-                "2",
-                "input.txt",
-            ])
+            .args(LINES_TWO_JOBS)
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
         // Wait for a first improvement to reach the output file.
         let out = d.join("input.reduced.txt");
-        let start = Instant::now();
-        while fs::read(&out).map_or(true, |b| b.len() >= input.len()) {
-            assert!(start.elapsed() < Duration::from_secs(30), "no progress");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let sent = Command::new("kill")
-            .args([&format!("-{signal}"), &child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(sent.success());
+        wait_for(30, "a first improvement", || {
+            fs::read(&out).is_ok_and(|b| b.len() < input.len())
+        });
+        kill(&child, signal);
         let stop = Instant::now();
         let output = child.wait_with_output().unwrap();
         assert!(stop.elapsed() < Duration::from_secs(5), "slow to stop");

@@ -1,7 +1,8 @@
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Child, Command, Output};
+use std::time::{Duration, Instant};
 
 /// A temporary directory for one test, with `tmp/` used as the binary's TMPDIR.
 pub struct Dir {
@@ -186,4 +187,54 @@ impl Dir {
             fs::copy(entry.path(), self.path.join(entry.file_name())).unwrap();
         }
     }
+}
+
+/// `--test oracle.sh --unit line --jobs 2 input.txt`: the line reduction with two jobs that
+/// the signal and kill tests start and interrupt.
+pub const LINES_TWO_JOBS: [&str; 7] = [
+    "--test",
+    "oracle.sh",
+    "--unit",
+    "line",
+    "--jobs",
+    "2",
+    "input.txt",
+];
+
+/// True once `pid` is gone (or a zombie whose parent is gone too), waiting up to 5 s.
+pub fn is_gone(pid: u32) -> bool {
+    let start = Instant::now();
+    loop {
+        let alive = fs::read_to_string(format!("/proc/{pid}/stat"))
+            .is_ok_and(|stat| !stat.contains(") Z "));
+        if !alive {
+            return true;
+        }
+        if start.elapsed() > Duration::from_secs(5) {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Wait until `cond` holds, failing after `secs` seconds.
+#[track_caller]
+pub fn wait_for(secs: u64, what: &str, mut cond: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !cond() {
+        assert!(
+            start.elapsed() < Duration::from_secs(secs),
+            "timed out waiting for {what}"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Send `signal` (a name such as `INT` or `KILL`) to `child` with kill(1).
+pub fn kill(child: &Child, signal: &str) {
+    let sent = Command::new("kill")
+        .args([&format!("-{signal}"), &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
 }

@@ -77,11 +77,13 @@ fn script(path: &Path, body: &str) -> Result<()> {
     Ok(())
 }
 
-fn alive(pid: u32) -> bool {
+/// True while `pid` runs (a zombie counts as gone).
+pub(crate) fn alive(pid: u32) -> bool {
     fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| !s.contains(") Z "))
 }
 
-fn wait_until(limit: Duration, mut cond: impl FnMut() -> bool) -> bool {
+/// Poll `cond` every 10 ms until it holds (true) or `limit` has passed (false).
+pub(crate) fn wait_until(limit: Duration, mut cond: impl FnMut() -> bool) -> bool {
     let start = Instant::now();
     loop {
         if cond() {

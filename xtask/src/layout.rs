@@ -18,20 +18,7 @@ pub const MAX_LINES: usize = 800;
 
 /// Files allowed over [`MAX_LINES`], each with the reason. Remove an entry once its file
 /// is split.
-pub const LONG_FILE_EXCEPTIONS: &[(&str, &str)] = &[
-    (
-        "crates/reduce/src/ddmin.rs",
-        "temporary: being edited on another branch now; split once that lands",
-    ),
-    (
-        "crates/reduce/src/algorithm.rs",
-        "temporary: being edited on another branch now (under the limit on this branch)",
-    ),
-    (
-        "crates/cli/src/main.rs",
-        "temporary: being edited on another branch now (under the limit on this branch)",
-    ),
-];
+pub const LONG_FILE_EXCEPTIONS: &[(&str, &str)] = &[];
 
 /// A module of a crate, as its path below the crate root (`[]` is the root).
 type ModPath = Vec<String>;

@@ -16,8 +16,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use anyhow::{Context as _, Result};
 
 use super::config::Peer;
-use super::measure::{machine_summary, nonws_chars, now_utc};
-use super::run::{case_files, oracle_accepts, run_watched, Scratch};
+use super::run::{case_files, oracle_accepts, row_of_run, run_error, run_watched, Scratch};
 use super::store::{Row, TracePoint};
 use super::suite::Case;
 
@@ -148,22 +147,7 @@ pub(super) fn run_peer(
         .stderr(log_file);
     let start = unix_now();
     let finished = run_watched(&mut cmd, Some(limit))?;
-    let error = if finished.timed_out || finished.status.success() {
-        None
-    } else {
-        let log = fs::read_to_string(&log).unwrap_or_default();
-        let last = log
-            .lines()
-            .rev()
-            .find(|l| !l.trim().is_empty())
-            .unwrap_or("");
-        let last: String = last.chars().take(300).collect();
-        Some(format!(
-            "{} exited with {}: {last}",
-            peer.slug(),
-            finished.status
-        ))
-    };
+    let error = run_error(&finished, peer.slug(), &log);
     let result = fs::read(work.join(&file_name)).unwrap_or_else(|_| input.clone());
     let (oracle_runs, trace) = read_logs(
         &fs::read_to_string(&runs).unwrap_or_default(),
@@ -173,28 +157,19 @@ pub(super) fn run_peer(
     let verified =
         error.is_none() && oracle_accepts(&oracle, &file_name, &result, Duration::from_secs(300))?;
     Ok(Row {
-        case: case.name.clone(),
-        config: peer.slug().to_string(),
-        jobs,
-        language: case.language().to_string(),
-        input_chars: nonws_chars(&input),
-        input_bytes: input.len() as u64,
-        output_chars: nonws_chars(&result),
-        output_bytes: result.len() as u64,
         oracle_runs: Some(oracle_runs),
-        cache_hits: None,
-        syntax_filtered: None,
-        wall_seconds: finished.wall.as_secs_f64(),
-        cpu_self_seconds: finished.cpu_self,
-        cpu_children_seconds: finished.cpu_children,
-        peak_rss_kib: finished.peak_rss_kib,
-        timed_out: finished.timed_out,
         verified,
         error,
-        time_limit_seconds: limit.as_secs_f64(),
-        date: now_utc(),
-        machine: Some(machine_summary()),
         trace: Some(trace),
+        ..row_of_run(
+            case,
+            peer.slug().to_string(),
+            jobs,
+            &input,
+            &result,
+            &finished,
+            limit,
+        )
     })
 }
 

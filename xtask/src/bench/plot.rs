@@ -10,6 +10,23 @@ use super::config::{hoisting_column, Config};
 use super::store::Row;
 use super::tables::Index;
 
+/// The series colours of both kinds of plot.
+const PALETTE: [plotters::style::RGBColor; 10] = {
+    use plotters::style::RGBColor;
+    [
+        RGBColor(31, 119, 180),
+        RGBColor(214, 39, 40),
+        RGBColor(44, 160, 44),
+        RGBColor(255, 127, 14),
+        RGBColor(148, 103, 189),
+        RGBColor(140, 86, 75),
+        RGBColor(227, 119, 194),
+        RGBColor(127, 127, 127),
+        RGBColor(188, 189, 34),
+        RGBColor(23, 190, 207),
+    ]
+};
+
 /// Points of a Figure 7.9 panel: (change in size %, change in oracle runs %) of every case
 /// reduced with a hoisting variant of `base`, one series per hoisting combination.
 pub(super) fn scatter_points(
@@ -87,39 +104,30 @@ pub(super) fn scatter_svg(
     chart
         .draw_series(LineSeries::new([(xr.start, 0.0), (xr.end, 0.0)], axis))
         .map_err(|e| err(&e))?;
-    let colors = [
-        RGBColor(31, 119, 180),
-        RGBColor(214, 39, 40),
-        RGBColor(44, 160, 44),
-    ];
     for (i, (name, points)) in series.iter().enumerate() {
-        let color = colors[i % colors.len()];
+        // The first three colours of the palette, one marker shape each.
+        let color = PALETTE[i % 3];
         let style = color.filled();
         let label = format!("{name}: {} cases", points.len());
+        // One series of `$shape` markers, the same marker in the legend. (A macro: the
+        // markers are different types, drawn at data and at pixel coordinates.)
+        macro_rules! markers {
+            ($shape:ident, $size:expr, $style:expr) => {
+                chart
+                    .draw_series(points.iter().map(|&p| $shape::new(p, $size, $style)))
+                    .map_err(|e| err(&e))?
+                    .label(label)
+                    .legend(move |(x, y)| $shape::new((x, y), $size, $style))
+            };
+        }
         match i % 3 {
-            0 => {
-                chart
-                    .draw_series(points.iter().map(|&p| Circle::new(p, 5, style)))
-                    .map_err(|e| err(&e))?
-                    .label(label)
-                    .legend(move |(x, y)| Circle::new((x, y), 5, style));
-            }
-            1 => {
-                chart
-                    .draw_series(points.iter().map(|&p| TriangleMarker::new(p, 6, style)))
-                    .map_err(|e| err(&e))?
-                    .label(label)
-                    .legend(move |(x, y)| TriangleMarker::new((x, y), 6, style));
-            }
+            0 => markers!(Circle, 5, style),
+            1 => markers!(TriangleMarker, 6, style),
             _ => {
                 let stroke = color.stroke_width(2);
-                chart
-                    .draw_series(points.iter().map(|&p| Cross::new(p, 5, stroke)))
-                    .map_err(|e| err(&e))?
-                    .label(label)
-                    .legend(move |(x, y)| Cross::new((x, y), 5, stroke));
+                markers!(Cross, 5, stroke)
             }
-        }
+        };
     }
     chart
         .configure_series_labels()
@@ -186,22 +194,10 @@ pub(super) fn curves_svg(
         .y_label_formatter(&|y| format!("{y:.0}"))
         .draw()
         .map_err(|e| err(&e))?;
-    let colors = [
-        RGBColor(31, 119, 180),
-        RGBColor(214, 39, 40),
-        RGBColor(44, 160, 44),
-        RGBColor(255, 127, 14),
-        RGBColor(148, 103, 189),
-        RGBColor(140, 86, 75),
-        RGBColor(227, 119, 194),
-        RGBColor(127, 127, 127),
-        RGBColor(188, 189, 34),
-        RGBColor(23, 190, 207),
-    ];
     for (i, (name, points)) in series.iter().enumerate() {
-        let style = colors[i % colors.len()].stroke_width(2);
+        let style = PALETTE[i % PALETTE.len()].stroke_width(2);
         // Every other round of the colors is dashed, so no two series look alike.
-        let dashed = (i / colors.len()) % 2 == 1;
+        let dashed = (i / PALETTE.len()) % 2 == 1;
         let points: Vec<(f64, f64)> = points.iter().map(|&(x, y)| (x, y.max(1.0))).collect();
         if dashed {
             chart

@@ -274,57 +274,87 @@ pub(super) fn run_case(
         .ok()
         .and_then(|b| serde_json::from_slice(&b).ok());
     let get = |key: &str| stats.as_ref().and_then(|s| stat_u64(s, key));
-    let error = if finished.timed_out || finished.status.success() {
-        None
-    } else {
-        let log = fs::read_to_string(&log).unwrap_or_default();
-        let last = log
-            .lines()
-            .rev()
-            .find(|l| !l.trim().is_empty())
-            .unwrap_or("");
-        let last: String = last.chars().take(300).collect();
-        Some(format!("treedd exited with {}: {last}", finished.status))
-    };
+    let error = run_error(&finished, "treedd", &log);
     // A run cut at the time limit keeps the best output written so far, if any.
     let result = fs::read(&output).ok().unwrap_or_else(|| input.clone());
     let verified =
         error.is_none() && oracle_accepts(&oracle, &file_name, &result, Duration::from_secs(300))?;
     Ok(Row {
-        case: case.name.clone(),
-        config: config.slug(),
-        jobs,
-        language: case.language().to_string(),
-        input_chars: nonws_chars(&input),
-        input_bytes: input.len() as u64,
-        output_chars: nonws_chars(&result),
-        output_bytes: result.len() as u64,
         oracle_runs: get("oracle_runs"),
         cache_hits: get("cache_hits"),
         syntax_filtered: get("syntax_filtered"),
-        wall_seconds: finished.wall.as_secs_f64(),
-        cpu_self_seconds: finished.cpu_self,
-        cpu_children_seconds: finished.cpu_children,
         // treedd measures its own peak exactly (VmHWM at exit); the harness only samples it.
         peak_rss_kib: get("peak_rss_bytes")
             .map(|b| b / 1024)
             .or(finished.peak_rss_kib),
-        timed_out: finished.timed_out,
         verified,
         error,
-        time_limit_seconds: limit.as_secs_f64(),
-        date: now_utc(),
-        machine: Some(machine_summary()),
         trace: stats
             .as_ref()
             .and_then(|s| serde_json::from_value(s.get("trace")?.clone()).ok()),
+        ..row_of_run(case, config.slug(), jobs, &input, &result, &finished, limit)
     })
+}
+
+/// Why a watched run of `who` failed, if it neither succeeded nor was cut at the time limit:
+/// its exit status and the last non-empty line of its `log`.
+pub(super) fn run_error(finished: &Finished, who: &str, log: &Path) -> Option<String> {
+    if finished.timed_out || finished.status.success() {
+        return None;
+    }
+    let log = fs::read_to_string(log).unwrap_or_default();
+    let last = log
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("");
+    let last: String = last.chars().take(300).collect();
+    Some(format!("{who} exited with {}: {last}", finished.status))
+}
+
+/// The row of a watched run of any reducer (`config`) that turned `input` into `result`:
+/// what the harness measured, with no counters, no trace, not verified and no error; the
+/// caller fills those in.
+pub(super) fn row_of_run(
+    case: &Case,
+    config: String,
+    jobs: usize,
+    input: &[u8],
+    result: &[u8],
+    finished: &Finished,
+    limit: Duration,
+) -> Row {
+    Row {
+        case: case.name.clone(),
+        config,
+        jobs,
+        language: case.language().to_string(),
+        input_chars: nonws_chars(input),
+        input_bytes: input.len() as u64,
+        output_chars: nonws_chars(result),
+        output_bytes: result.len() as u64,
+        oracle_runs: None,
+        cache_hits: None,
+        syntax_filtered: None,
+        wall_seconds: finished.wall.as_secs_f64(),
+        cpu_self_seconds: finished.cpu_self,
+        cpu_children_seconds: finished.cpu_children,
+        peak_rss_kib: finished.peak_rss_kib,
+        timed_out: finished.timed_out,
+        verified: false,
+        error: None,
+        time_limit_seconds: limit.as_secs_f64(),
+        date: now_utc(),
+        machine: Some(machine_summary()),
+        trace: None,
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::bench::test_util::{case_in, fake_treedd};
+    use crate::kill::{alive, wait_until};
     use treedd_reduce::{Base, Hoisting};
 
     #[test]
@@ -367,27 +397,16 @@ mod tests {
             "{:?}",
             start.elapsed()
         );
-        let bg: i32 = fs::read_to_string(&pidfile)
+        let bg: u32 = fs::read_to_string(&pidfile)
             .unwrap()
             .trim()
             .parse()
             .unwrap();
-        let deadline = Instant::now() + Duration::from_secs(5);
-        loop {
-            let state = fs::read_to_string(format!("/proc/{bg}/stat")).ok();
-            // Gone, or a zombie waiting for a reaper.
-            if state.as_deref().is_none_or(|s| {
-                s.rsplit_once(')')
-                    .is_some_and(|(_, r)| r.trim_start().starts_with('Z'))
-            }) {
-                break;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "background child {bg} survived: {state:?}"
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        // Gone, or a zombie waiting for a reaper.
+        assert!(
+            wait_until(Duration::from_secs(5), || !alive(bg)),
+            "background child {bg} survived"
+        );
     }
 
     #[test]

@@ -1,0 +1,436 @@
+//! One reduction run, from the check of the original to the summary: the judge, the output
+//! writer, the signal handler and the algorithm with a progress ticker. The check of the
+//! original and the default timeout are in `original.rs`, the resume flow in `resuming.rs`,
+//! the `--stats` report and the summary line in `summary.rs`.
+
+mod original;
+mod resuming;
+mod summary;
+
+use std::fs;
+use std::io;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use anyhow::Context;
+use treedd_reduce::{
+    Base, CommandOracle, Confirm, DdminOptions, Filter, Hoisting, Judge, JudgeOptions,
+    OnImprovement, Oracle, Outcome, TextUnit, TreeConfig,
+};
+use treedd_tree::RTree;
+
+use self::summary::{describe_outcome, summary};
+use crate::exit::{self, Fatal};
+use crate::flags::{Algorithm, Args, ComplementOrder, Hoist, Unit};
+use crate::output::{self, BestWriter};
+use crate::plan::Plan;
+use crate::progress::{Progress, Snapshot};
+use crate::report;
+use crate::resume;
+use crate::trace::Trace;
+
+/// The oracle shared between the Judge and the CLI (which also runs it directly for the
+/// original's check and `--verify`, and cancels it on a signal).
+struct SharedOracle(Arc<CommandOracle>);
+
+impl Oracle for SharedOracle {
+    fn run(&self, candidate: &[u8]) -> Outcome {
+        self.0.run(candidate)
+    }
+
+    fn cancel(&self) {
+        self.0.cancel();
+    }
+}
+
+/// One reduction run, from the check of the original to the summary.
+pub(crate) struct Reduction {
+    args: Args,
+    plan: Plan,
+    input: Vec<u8>,
+    oracle: Arc<CommandOracle>,
+    progress: Progress,
+    /// Set by the signal handler; the Judge (once it exists) is cancelled with the oracle.
+    interrupted: Arc<AtomicBool>,
+    judge: Arc<OnceLock<Arc<Judge>>>,
+    /// Oracle runs done outside the Judge (original check, --verify).
+    extra_runs: u64,
+    /// What the reduction starts from: the input, or the output file with `--resume`.
+    start: Vec<u8>,
+    resumed: bool,
+    /// `--confirm` (a pass-through without it); counts its own extra runs.
+    confirm: OnceLock<Arc<Confirm<SharedOracle>>>,
+    /// Size at every improvement, for `--stats`.
+    trace: Arc<Trace>,
+}
+
+impl Reduction {
+    pub(crate) fn new(
+        args: Args,
+        plan: Plan,
+        input: Vec<u8>,
+        oracle: Arc<CommandOracle>,
+    ) -> Reduction {
+        let progress = Progress::new(args.quiet, input.len());
+        Reduction {
+            args,
+            plan,
+            input,
+            oracle,
+            progress,
+            interrupted: Arc::new(AtomicBool::new(false)),
+            judge: Arc::default(),
+            extra_runs: 0,
+            start: Vec::new(),
+            resumed: false,
+            confirm: OnceLock::new(),
+            trace: Arc::new(Trace::new()),
+        }
+    }
+
+    pub(crate) fn run(mut self) -> anyhow::Result<u8> {
+        self.install_signal_handler()?;
+        let fresh = resume::State::new(&self.args.input, &self.input, self.settings(), None);
+        let resumed = if self.args.resume {
+            self.resume_from(&fresh)?
+        } else {
+            if matches!(resume::load(&self.plan.output), Ok(Some(_))) {
+                self.progress.note(&format!(
+                    "starting over; the unfinished reduction in {} could be continued with --resume",
+                    self.plan.output.display()
+                ));
+            }
+            None
+        };
+        match resumed {
+            Some(start) => {
+                self.start = start;
+                self.resumed = true;
+            }
+            None => {
+                self.check_original_runs()?;
+                self.start = self.input.clone();
+            }
+        }
+        if self.interrupted.load(Ordering::SeqCst) {
+            self.progress.finish();
+            self.progress
+                .say("interrupted before the reduction started; no output written");
+            return Ok(exit::INTERRUPTED);
+        }
+
+        // The tree (and its syntax errors) before anything is written.
+        let tree = match self.plan.unit {
+            Some(_) => None,
+            None => Some(self.build_tree()?),
+        };
+        let state = resume::State {
+            timeout_seconds: self.oracle.timeout().map(|t| t.as_secs_f64()),
+            ..fresh
+        };
+        resume::save(&self.plan.output, &state).map_err(|e| {
+            Fatal::new(
+                exit::OUTPUT,
+                format!(
+                    "cannot write {}: {e}",
+                    resume::state_path(&self.plan.output).display()
+                ),
+            )
+        })?;
+        let mode = fs::metadata(&self.args.input).ok().map(|m| m.permissions());
+        let writer = BestWriter::create(&self.plan.output, &self.start, mode)
+            .map_err(|e| self.output_error(e))?;
+        let writer = Arc::new(writer);
+        let on_improvement: OnImprovement = {
+            let writer = Arc::clone(&writer);
+            let (trace, judge) = (Arc::clone(&self.trace), Arc::clone(&self.judge));
+            let extra_runs = self.extra_runs;
+            Box::new(move |candidate: &[u8]| {
+                writer.offer(candidate);
+                let runs = judge.get().map_or(0, |j| j.stats().oracle_runs);
+                trace.record(runs + extra_runs, report::non_whitespace_chars(candidate));
+            })
+        };
+        let filter: Option<Filter> = match &tree {
+            Some(tree) if !self.args.no_syntax_filter => {
+                let lang = self.plan.lang;
+                // Resumed: as many errors as the original input had, as in the first run.
+                let allowed = match self.resumed {
+                    true => tree
+                        .error_count()
+                        .max(RTree::build(lang, &self.input).map_or(0, |t| t.error_count())),
+                    false => tree.error_count(),
+                };
+                Some(Box::new(move |candidate: &[u8]| {
+                    treedd_tree::count_errors(lang, candidate) <= allowed
+                }))
+            }
+            _ => None,
+        };
+        let confirm = Arc::new(Confirm::new(
+            SharedOracle(Arc::clone(&self.oracle)),
+            self.args.confirm.unwrap_or(0),
+        ));
+        let _ = self.confirm.set(Arc::clone(&confirm));
+        let judge = Arc::new(Judge::new(
+            Box::new(confirm),
+            JudgeOptions {
+                cache: !self.args.no_cache,
+                filter,
+                on_improvement: Some(on_improvement),
+            },
+        ));
+        let _ = self.judge.set(Arc::clone(&judge));
+        if self.interrupted.load(Ordering::SeqCst) {
+            judge.cancel();
+        }
+
+        let result = self.reduce_with_progress(&judge, tree, &writer);
+        let interrupted = self.interrupted.load(Ordering::SeqCst);
+        // Only an uninterrupted run's final answer is written unconditionally; after a
+        // cancel, the output keeps the best candidate the oracle confirmed.
+        if !interrupted {
+            writer.finish(&result).map_err(|e| self.output_error(e))?;
+            // Finished: nothing is left to resume.
+            resume::remove(&self.plan.output).map_err(|e| self.output_error(e))?;
+        }
+        let output = fs::read(&self.plan.output).map_err(|e| self.output_error(e))?;
+        if let Some(msg) = judge.last_start_error() {
+            self.progress.warn(&format!(
+                "{} oracle runs could not be started, the last one: {msg}",
+                judge.stats().failed_to_start
+            ));
+        }
+
+        let mut verify = None;
+        if !interrupted && self.args.verify {
+            self.progress
+                .update("verifying", self.snapshot(output.len(), Some(&judge)));
+            let report = self.oracle.run_report(&output);
+            self.extra_runs += 1;
+            verify = Some(report);
+        }
+        let interrupted = self.interrupted.load(Ordering::SeqCst);
+        let verified = match &verify {
+            Some(r) if !interrupted => Some(r.outcome.is_interesting()),
+            _ => None,
+        };
+        self.progress.finish();
+        let stats = self.stats_report(&judge, &output, interrupted, verified);
+        if let Some(path) = &self.args.stats {
+            let json = serde_json::to_string_pretty(&stats)?;
+            output::write_atomic(path, format!("{json}\n").as_bytes(), None).map_err(|e| {
+                Fatal::new(
+                    exit::OUTPUT,
+                    format!("cannot write stats {}: {e}", path.display()),
+                )
+            })?;
+        }
+        if interrupted {
+            self.progress.say(&format!(
+                "interrupted; the best result so far ({} bytes) is in {}; continue with --resume",
+                output.len(),
+                self.plan.output.display()
+            ));
+            return Ok(exit::INTERRUPTED);
+        }
+        if let (Some(false), Some(report)) = (verified, &verify) {
+            return Err(Fatal::new(
+                exit::FLAKY,
+                format!(
+                    "--verify: the oracle no longer finds the result {} interesting ({}); the oracle is flaky",
+                    self.plan.output.display(),
+                    describe_outcome(report)
+                ),
+            )
+            .with_detail("a flaky oracle makes reductions unreliable: make it deterministic, or raise --timeout if runs time out")
+            .into());
+        }
+        if !self.progress.is_quiet() {
+            eprintln!("treedd: {}", summary(&stats, &self.plan.output));
+        }
+        Ok(exit::SUCCESS)
+    }
+
+    /// Run the algorithm while a ticker thread refreshes the progress display.
+    fn reduce_with_progress(
+        &self,
+        judge: &Judge,
+        tree: Option<RTree>,
+        writer: &BestWriter,
+    ) -> Vec<u8> {
+        let done = AtomicBool::new(false);
+        let fallback = match self.plan.unit {
+            Some(unit) => format!("ddmin ({})", unit.name()),
+            None => format!(
+                "{} (hoist {})",
+                self.plan.algorithm.name(),
+                self.plan.hoist.name()
+            ),
+        };
+        std::thread::scope(|s| {
+            let ticker = s.spawn(|| {
+                while !done.load(Ordering::SeqCst) {
+                    // The algorithms name their phases; before the first one, say what runs.
+                    let phase = judge.phase();
+                    let phase = if phase.is_empty() { &fallback } else { &phase };
+                    self.progress
+                        .update(phase, self.snapshot(writer.best_len(), Some(judge)));
+                    std::thread::park_timeout(Duration::from_millis(250));
+                }
+            });
+            let result = self.reduce(judge, tree);
+            done.store(true, Ordering::SeqCst);
+            ticker.thread().unpark();
+            result
+        })
+    }
+
+    fn build_tree(&self) -> anyhow::Result<RTree> {
+        let tree = RTree::build(self.plan.lang, &self.start).with_context(|| {
+            format!(
+                "cannot parse {} as {}",
+                self.args.input.display(),
+                self.plan.lang.name()
+            )
+        })?;
+        if tree.error_count() > 0 {
+            self.progress.warn(&format!(
+                "{} does not parse cleanly as {} ({} syntax errors); reducing anyway",
+                self.args.input.display(),
+                self.plan.lang.name(),
+                tree.error_count()
+            ));
+        }
+        Ok(tree)
+    }
+
+    fn output_error(&self, e: io::Error) -> Fatal {
+        Fatal::new(
+            exit::OUTPUT,
+            format!("cannot write output {}: {e}", self.plan.output.display()),
+        )
+    }
+
+    /// The transformation passes: `--passes`, none with `--no-passes`, else the preset's.
+    fn passes(&self) -> Vec<treedd_reduce::Pass> {
+        if self.args.no_passes {
+            return Vec::new();
+        }
+        match &self.args.passes {
+            // A round runs them in the order of Pass::ALL, whatever the order given.
+            Some(list) => treedd_reduce::Pass::ALL
+                .into_iter()
+                .filter(|p| list.contains(p))
+                .collect(),
+            None => {
+                TreeConfig::preset(self.plan.preset.name())
+                    .unwrap_or_default()
+                    .passes
+            }
+        }
+    }
+
+    /// The ddmin options of the flags (used by text reduction and inside every tree
+    /// algorithm).
+    fn ddmin_options(&self) -> DdminOptions {
+        let a = &self.args;
+        let defaults = DdminOptions::default();
+        DdminOptions {
+            split_factor: a
+                .split_factor
+                .map_or(defaults.split_factor, |nu| nu.value()),
+            subsets: !a.no_subsets,
+            complements: !a.no_complements,
+            complement_order: match a.complement_order {
+                Some(ComplementOrder::Backward) => treedd_reduce::ComplementOrder::Backward,
+                Some(ComplementOrder::Forward) => treedd_reduce::ComplementOrder::Forward,
+                None => defaults.complement_order,
+            },
+            complements_first: a.complements_first,
+            // line+char is DDMIN* whatever the flag says (see `reduce_text`).
+            fixpoint: a.ddmin_fixpoint || self.plan.unit == Some(Unit::LineChar),
+            greeddy: a.greeddy,
+            jobs: a.jobs as usize,
+            ..defaults
+        }
+    }
+
+    fn reduce(&self, judge: &Judge, tree: Option<RTree>) -> Vec<u8> {
+        let ddmin = DdminOptions {
+            stop: Some(judge.stop_flag()),
+            ..self.ddmin_options()
+        };
+        let Some(mut tree) = tree else {
+            let unit = match self.plan.unit.unwrap_or(Unit::LineChar) {
+                Unit::Line => TextUnit::Line,
+                Unit::Char => TextUnit::Char,
+                Unit::LineChar => TextUnit::LineThenChar,
+            };
+            return treedd_reduce::reduce_text(&self.start, unit, judge, &ddmin);
+        };
+        let base = match self.plan.algorithm {
+            Algorithm::Hddr => Base::Hddr,
+            Algorithm::CoarseHdd => Base::CoarseHdd,
+            Algorithm::CoarseHddr => Base::CoarseHddr,
+            Algorithm::Hdd | Algorithm::Ddmin => Base::Hdd,
+        };
+        let hoist = match self.plan.hoist {
+            Hoist::None => Hoisting::None,
+            Hoist::Pre => Hoisting::Pre,
+            Hoist::Interlace => Hoisting::Interlace,
+            Hoist::Both => Hoisting::Both,
+        };
+        // The preset's traversal order stays.
+        let mut config = TreeConfig::preset(self.plan.preset.name()).unwrap_or_default();
+        config.base = base;
+        config.hoist = hoist;
+        config.fixpoint = !self.args.no_fixpoint;
+        config.final_text_pass = self.args.final_text_pass;
+        config.ddmin = ddmin;
+        config.passes = self.passes();
+        treedd_reduce::reduce_tree(&mut tree, judge, &config)
+    }
+
+    /// SIGINT/SIGTERM: the first one cancels the running oracles (the reduction then unwinds
+    /// with the best result in place); a second one exits at once.
+    fn install_signal_handler(&self) -> anyhow::Result<()> {
+        use signal_hook::consts::{SIGINT, SIGTERM};
+        let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])
+            .context("cannot install the signal handler")?;
+        let oracle = Arc::clone(&self.oracle);
+        let judge = Arc::clone(&self.judge);
+        let interrupted = Arc::clone(&self.interrupted);
+        let count = AtomicUsize::new(0);
+        std::thread::spawn(move || {
+            for _ in signals.forever() {
+                interrupted.store(true, Ordering::SeqCst);
+                oracle.cancel();
+                if let Some(judge) = judge.get() {
+                    judge.cancel();
+                }
+                if count.fetch_add(1, Ordering::SeqCst) > 0 {
+                    // The output file is only ever replaced atomically: leaving now is safe.
+                    eprintln!("treedd: interrupted twice; exiting now");
+                    std::process::exit(i32::from(exit::INTERRUPTED));
+                }
+            }
+        });
+        Ok(())
+    }
+
+    /// Oracle runs made by `--confirm` (not counted by the Judge).
+    fn confirm_runs(&self) -> u64 {
+        self.confirm.get().map_or(0, |c| c.extra_runs())
+    }
+
+    fn snapshot(&self, size: usize, judge: Option<&Judge>) -> Snapshot {
+        let stats = judge.map(Judge::stats).unwrap_or_default();
+        Snapshot {
+            size,
+            oracle_runs: stats.oracle_runs + self.extra_runs + self.confirm_runs(),
+            cache_hits: stats.cache_hits,
+        }
+    }
+}

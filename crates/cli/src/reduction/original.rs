@@ -1,0 +1,164 @@
+//! The check of the original input (`--check-original N`), the default timeout derived from
+//! it, and the shell recipe that reproduces the oracle's run.
+
+use std::ffi::OsStr;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use treedd_reduce::{Outcome, RunReport};
+
+use super::summary::describe_outcome;
+use super::Reduction;
+use crate::exit::{self, Fatal};
+
+/// The default per-run timeout: 10 times the original's (slowest) run, at least 5 seconds.
+/// A candidate is usually smaller and faster than the original, so this only cuts runs that
+/// hang; the minimum absorbs the noise of a loaded machine on very fast oracles.
+pub(crate) fn default_timeout(original_run: Duration) -> Duration {
+    (original_run * 10).max(Duration::from_secs(5))
+}
+
+impl Reduction {
+    /// Run the oracle on the original (`--check-original N` times, else once): it must be
+    /// interesting every time. Without `--timeout`, the default timeout is derived from these
+    /// runs and announced. Returns early (leaving the interrupt to the caller) on a signal.
+    pub(super) fn check_original_runs(&mut self) -> anyhow::Result<()> {
+        let n = self.args.check_original.unwrap_or(1);
+        let mut slowest = Duration::ZERO;
+        let mut first: Option<RunReport> = None;
+        let mut differs: Option<(u32, RunReport)> = None;
+        for i in 1..=n {
+            let phase = match n {
+                1 => "checking the input".to_string(),
+                _ => format!("checking the input (run {i} of {n})"),
+            };
+            self.progress
+                .update(&phase, self.snapshot(self.input.len(), None));
+            let report = self.oracle.run_report(&self.input);
+            self.extra_runs += 1;
+            if self.interrupted.load(Ordering::SeqCst) {
+                return Ok(());
+            }
+            if let Outcome::FailedToStart(msg) = &report.outcome {
+                return Err(Fatal::new(exit::ORACLE, msg.clone()).into());
+            }
+            slowest = slowest.max(report.elapsed);
+            if self.args.timeout.is_none() {
+                self.oracle.set_timeout(Some(default_timeout(slowest)));
+            }
+            match &first {
+                None => first = Some(report),
+                Some(f)
+                    if differs.is_none()
+                        && f.outcome.is_interesting() != report.outcome.is_interesting() =>
+                {
+                    differs = Some((i, report));
+                }
+                Some(_) => {}
+            }
+        }
+        let Some(first) = first else {
+            return Ok(());
+        };
+        if let Some((i, report)) = differs {
+            let say = |r: &RunReport| match r.outcome.is_interesting() {
+                true => "interesting".to_string(),
+                false => format!("not interesting ({})", describe_outcome(r)),
+            };
+            return Err(Fatal::new(
+                exit::FLAKY,
+                format!(
+                    "--check-original {n}: the oracle answered differently on the original input: {} in run 1, {} in run {i}; the oracle is flaky",
+                    say(&first),
+                    say(&report)
+                ),
+            )
+            .with_detail("make the oracle deterministic (fixed seeds, no shared state), raise --timeout if runs time out, or use --confirm N")
+            .into());
+        }
+        self.check_original(&first)?;
+        if let Some(t) = self.oracle.timeout() {
+            let why = match self.args.timeout {
+                None => format!(
+                    " (10 x the original's {:.2} s, at least 5 s; change it with --timeout SECONDS|none)",
+                    slowest.as_secs_f64()
+                ),
+                Some(_) => String::new(),
+            };
+            self.progress.note(&format!(
+                "timeout per oracle run: {:.1} s{why}",
+                t.as_secs_f64()
+            ));
+        }
+        Ok(())
+    }
+
+    fn check_original(&self, report: &RunReport) -> anyhow::Result<()> {
+        match &report.outcome {
+            Outcome::Interesting => Ok(()),
+            Outcome::FailedToStart(msg) => Err(Fatal::new(exit::ORACLE, msg.clone()).into()),
+            Outcome::Cancelled => Err(Fatal::new(exit::INTERRUPTED, "interrupted").into()),
+            _ => {
+                let mut fatal = Fatal::new(
+                    exit::NOT_INTERESTING,
+                    format!(
+                        "the oracle does not find the original input interesting ({})",
+                        describe_outcome(report)
+                    ),
+                );
+                if !report.stderr_head.is_empty() {
+                    fatal = fatal.with_detail("its stderr began with:");
+                    for line in report.stderr_head.lines() {
+                        fatal = fatal.with_detail(format!("| {line}"));
+                    }
+                }
+                fatal = fatal
+                    .with_detail(
+                        "the oracle must exit 0 on the original input; reproduce its run with:",
+                    )
+                    .with_detail(self.recipe());
+                Err(fatal.into())
+            }
+        }
+    }
+
+    /// A shell command that runs the oracle on the input as treedd does.
+    fn recipe(&self) -> String {
+        let input =
+            std::path::absolute(&self.args.input).unwrap_or_else(|_| self.args.input.clone());
+        let name = self.args.input.file_name().unwrap_or(OsStr::new("input"));
+        format!(
+            "d=$(mktemp -d) && cp {} \"$d\"/{} && (cd \"$d\" && {} \"$d\"/{}); echo \"exit status $?\"",
+            shell_quote(input.as_os_str()),
+            shell_quote(name),
+            shell_quote(self.oracle.program().as_os_str()),
+            shell_quote(name),
+        )
+    }
+}
+
+/// Quote for POSIX sh: bare if safe, else single quotes.
+fn shell_quote(s: &OsStr) -> String {
+    let s = s.to_string_lossy();
+    let safe = !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-+=:,@%".contains(c));
+    if safe {
+        s.into_owned()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shell_quote_is_minimal_and_safe() {
+        assert_eq!(shell_quote(OsStr::new("/tmp/a.c")), "/tmp/a.c");
+        assert_eq!(shell_quote(OsStr::new("a b")), "'a b'");
+        assert_eq!(shell_quote(OsStr::new("it's")), r"'it'\''s'");
+        assert_eq!(shell_quote(OsStr::new("")), "''");
+    }
+}

@@ -1,0 +1,114 @@
+//! What a run reports: the `--stats` report, the one-line summary, and how an oracle run's
+//! outcome is described in messages.
+
+use std::path::Path;
+
+use treedd_reduce::{Judge, Outcome, RunReport};
+
+use super::Reduction;
+use crate::flags::Unit;
+use crate::progress;
+use crate::report::{self, StatsReport};
+
+impl Reduction {
+    pub(super) fn stats_report(
+        &self,
+        judge: &Judge,
+        output: &[u8],
+        interrupted: bool,
+        verified: Option<bool>,
+    ) -> StatsReport {
+        let stats = judge.stats();
+        let ddmin = self.ddmin_options();
+        let tree = self.plan.unit.is_none();
+        let input_errors = (self.plan.unit.is_none())
+            .then(|| treedd_tree::RTree::build(self.plan.lang, &self.input).ok())
+            .flatten()
+            .map(|t| t.error_count());
+        StatsReport {
+            input: self.args.input.display().to_string(),
+            output: self.plan.output.display().to_string(),
+            language: self.plan.lang.name(),
+            algorithm: self.plan.algorithm.name(),
+            hoist: self.plan.hoist.name(),
+            unit: self.plan.unit.map(Unit::name),
+            jobs: self.args.jobs,
+            split_factor: match ddmin.split_factor {
+                usize::MAX => report::SplitFactor::Max,
+                nu => report::SplitFactor::N(nu),
+            },
+            subsets: ddmin.subsets,
+            complements: ddmin.complements,
+            complement_order: match ddmin.complement_order {
+                treedd_reduce::ComplementOrder::Forward => "forward",
+                treedd_reduce::ComplementOrder::Backward => "backward",
+            },
+            complements_first: ddmin.complements_first,
+            greeddy: ddmin.greeddy,
+            ddmin_fixpoint: ddmin.fixpoint,
+            fixpoint: tree.then_some(!self.args.no_fixpoint),
+            final_text_pass: tree.then_some(self.args.final_text_pass),
+            passes: tree.then(|| self.passes().iter().map(|p| p.name()).collect()),
+            discarded: stats.discarded,
+            mean_busy_workers: stats.busy_seconds / self.progress.elapsed().as_secs_f64().max(1e-9),
+            rounds: judge.records(),
+            timeout_seconds: self.oracle.timeout().map(|t| t.as_secs_f64()),
+            timeout_default: self.args.timeout.is_none(),
+            check_original: self.args.check_original.unwrap_or(1),
+            confirm: self.args.confirm.unwrap_or(0),
+            confirm_rejected: self.confirm.get().map_or(0, |c| c.rejected()),
+            resumed: self.resumed,
+            cache: !self.args.no_cache,
+            syntax_filter: !self.args.no_syntax_filter,
+            oracle_runs: stats.oracle_runs + self.extra_runs + self.confirm_runs(),
+            cache_hits: stats.cache_hits,
+            cache_peak_entries: stats.cache_peak_entries,
+            syntax_filtered: stats.syntax_filtered,
+            timeouts: stats.timeouts,
+            input_bytes: self.input.len(),
+            output_bytes: output.len(),
+            input_chars: report::non_whitespace_chars(&self.input),
+            output_chars: report::non_whitespace_chars(output),
+            input_syntax_errors: input_errors,
+            wall_seconds: self.progress.elapsed().as_secs_f64(),
+            peak_rss_bytes: report::peak_rss_self(),
+            peak_oracle_rss_bytes: report::peak_rss_children(),
+            interrupted,
+            verified,
+            trace: self.trace.points(),
+        }
+    }
+}
+
+/// "exit code 1", "killed by signal 9", "timed out after 2s", ...
+pub(super) fn describe_outcome(report: &RunReport) -> String {
+    match &report.outcome {
+        Outcome::Interesting => "exit code 0".into(),
+        Outcome::TimedOut => format!(
+            "timed out after {:.1}s; raise --timeout if the oracle needs longer",
+            report.elapsed.as_secs_f64()
+        ),
+        Outcome::Cancelled => "cancelled".into(),
+        Outcome::FailedToStart(msg) => msg.clone(),
+        Outcome::NotInteresting { .. } => match (report.code, report.signal) {
+            (Some(code), _) => format!("exit code {code}"),
+            (None, Some(sig)) => format!("killed by signal {sig}"),
+            (None, None) => "no exit code".into(),
+        },
+    }
+}
+
+pub(super) fn summary(stats: &StatsReport, output: &Path) -> String {
+    let smaller = 100.0 - progress::percent(stats.output_bytes, stats.input_bytes);
+    format!(
+        "{} -> {} bytes ({smaller:.1}% smaller), {} -> {} non-whitespace chars, {} oracle runs, {} cache hits, {:.1}s; result in {}",
+        stats.input_bytes,
+        stats.output_bytes,
+        stats.input_chars,
+        stats.output_chars,
+        stats.oracle_runs,
+        stats.cache_hits,
+        stats.wall_seconds,
+        output.display()
+    )
+}
