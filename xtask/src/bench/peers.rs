@@ -408,7 +408,10 @@ mod tests {
     #[test]
     fn shrinkray_cut_at_the_time_limit_leaves_no_test_running() {
         let Ok(program) = find_program(Peer::ShrinkRay) else {
-            eprintln!("SKIPPED shrinkray at the time limit: `shrinkray` is not in PATH");
+            eprintln!(
+                "SKIPPED Shrink Ray at the time limit: `shrinkray` is not in PATH ({})",
+                Peer::ShrinkRay.install_hint()
+            );
             return;
         };
         let dir = Scratch::new("peer-limit").unwrap();
