@@ -23,8 +23,9 @@ Options:
                         list of configuration names (default: all);
                         names: hdd, hoist+hdd, hddh, hoist+hddh, hddr, hoistr+hddr, hddhr,
                         hoistr+hddhr, coarse-hdd, ... , ddmin-text, preset-NAME
-  --peers LIST          also run these reducers (creduce, cvise) on the same cases with the
-                        same oracles and time limit, as configurations of their own
+  --peers LIST          also run these reducers (creduce, cvise, shrinkray) on the same cases
+                        with the same oracles and time limit, as configurations of their own
+                        (shrinkray: Shrink Ray 0.0.2, `pip install shrinkray==0.0.2`)
   --cases LIST          only these cases (comma list of case folder names)
   --jobs LIST           comma list of --jobs values for treedd (default: 1)
   --time-limit SECONDS  wall-clock cap per run (default: 600)

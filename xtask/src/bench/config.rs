@@ -52,16 +52,19 @@ fn hoist_flag(hoist: Hoisting) -> &'static str {
 pub(super) enum Peer {
     CReduce,
     CVise,
+    /// David R. MacIver's Shrink Ray as on PyPI (`shrinkray` 0.0.2, an early 2018 release).
+    ShrinkRay,
 }
 
 impl Peer {
-    pub(super) const ALL: [Peer; 2] = [Peer::CReduce, Peer::CVise];
+    pub(super) const ALL: [Peer; 3] = [Peer::CReduce, Peer::CVise, Peer::ShrinkRay];
 
     /// Name in results and on the command line; also the program's name.
     pub(super) fn slug(self) -> &'static str {
         match self {
             Peer::CReduce => "creduce",
             Peer::CVise => "cvise",
+            Peer::ShrinkRay => "shrinkray",
         }
     }
 
@@ -70,6 +73,16 @@ impl Peer {
         match self {
             Peer::CReduce => "C-Reduce",
             Peer::CVise => "C-Vise",
+            Peer::ShrinkRay => "Shrink Ray",
+        }
+    }
+
+    /// How to install the peer's program, for the error when it is not in `PATH`.
+    pub(super) fn install_hint(self) -> &'static str {
+        match self {
+            Peer::CReduce => "apt-get install creduce",
+            Peer::CVise => "apt-get install cvise",
+            Peer::ShrinkRay => "pip install shrinkray==0.0.2",
         }
     }
 
@@ -80,7 +93,7 @@ impl Peer {
                 .into_iter()
                 .find(|p| p.slug() == name.to_ascii_lowercase())
                 .ok_or_else(|| {
-                    anyhow!("--peers: unknown reducer `{name}`; known: creduce, cvise (Shrink Ray: pip on this Python 3.11 only finds the unrelated shrinkray 0.0.2)")
+                    anyhow!("--peers: unknown reducer `{name}`; known: creduce, cvise, shrinkray")
                 })?;
             if !out.contains(&peer) {
                 out.push(peer);
@@ -300,6 +313,10 @@ mod tests {
             Peer::parse_list("creduce, cvise,creduce").unwrap(),
             [Peer::CReduce, Peer::CVise]
         );
+        assert_eq!(
+            Peer::parse_list("ShrinkRay,cvise").unwrap(),
+            [Peer::ShrinkRay, Peer::CVise]
+        );
         assert!(Peer::parse_list("perses").is_err());
         for peer in Peer::ALL {
             let config = Config::Peer(peer);
@@ -307,5 +324,6 @@ mod tests {
             assert!(!config.needs_grammar());
         }
         assert_eq!(Config::Peer(Peer::CVise).paper_name(), "C-Vise");
+        assert_eq!(Config::Peer(Peer::ShrinkRay).paper_name(), "Shrink Ray");
     }
 }

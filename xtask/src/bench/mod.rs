@@ -153,7 +153,12 @@ fn run_suite(opts: &SuiteOptions) -> Result<()> {
             }
             cases.retain(|c| wanted.contains(&c.name));
         }
-        let treedd = treedd_binary(&root, opts.treedd.clone())?;
+        // Only peers (`--configs none`): no treedd to build.
+        let treedd = if opts.configs.is_empty() {
+            None
+        } else {
+            Some(treedd_binary(&root, opts.treedd.clone())?)
+        };
         let mut peers = Vec::new();
         for &peer in &opts.peers {
             peers.push((peer, peers::find_program(peer)?));
@@ -190,7 +195,15 @@ fn run_suite(opts: &SuiteOptions) -> Result<()> {
                         .context("peer without a program")?;
                     peers::run_peer(*peer, program, case, *jobs, opts.time_limit)?
                 }
-                _ => run_case(&treedd, case, config, *jobs, opts.time_limit)?,
+                _ => run_case(
+                    treedd
+                        .as_deref()
+                        .context("treedd configuration without treedd")?,
+                    case,
+                    config,
+                    *jobs,
+                    opts.time_limit,
+                )?,
             };
             eprintln!(
                 "[{}/{}] {} {} -j{}: {} -> {} chars, {} oracle runs, {:.1} s{}{}",
