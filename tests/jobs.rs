@@ -98,8 +98,6 @@ fn other_presets_are_fixed_points(case: &str) {
         ])
         .expect_code(0);
         let once = d.read(&out);
-        let chars = |t: &[u8]| t.iter().filter(|b| !b.is_ascii_whitespace()).count();
-        assert!(chars(&once) < chars(&d.read(&input)), "{case} {preset}: nothing removed");
         assert_fixed_point(&d, case, &input, &once, &["--preset", preset]);
     }
 }
