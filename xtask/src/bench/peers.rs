@@ -294,6 +294,18 @@ mod tests {
     use super::*;
     use crate::bench::test_util::script;
 
+    /// The wrapper's logs hold two runs, the first interesting with 11 characters.
+    fn two_runs_one_hit_of_11(runs: &Path, hits: &Path) {
+        let (n, trace) = read_logs(
+            &fs::read_to_string(runs).unwrap(),
+            &fs::read_to_string(hits).unwrap(),
+            0.0,
+        );
+        assert_eq!(n, 2);
+        assert_eq!(trace.len(), 1);
+        assert_eq!((trace[0].oracle_runs, trace[0].size), (1, 11));
+    }
+
     #[test]
     fn logs_give_runs_and_a_decreasing_trace() {
         let runs = "10.5\n10.2\n11.0\n12.0\n";
@@ -334,14 +346,7 @@ mod tests {
         assert!(status(&mut Command::new(&test)).success());
         fs::write(dir.path().join("it's.c"), "int f;\n").unwrap();
         assert_eq!(status(&mut Command::new(&test)).code(), Some(1));
-        let (n, trace) = read_logs(
-            &fs::read_to_string(&runs).unwrap(),
-            &fs::read_to_string(&hits).unwrap(),
-            0.0,
-        );
-        assert_eq!(n, 2);
-        assert_eq!(trace.len(), 1);
-        assert_eq!((trace[0].oracle_runs, trace[0].size), (1, 11));
+        two_runs_one_hit_of_11(&runs, &hits);
     }
 
     /// A tiny C case (10 lines) with a grep oracle that, like the suites' oracles, needs the
@@ -476,14 +481,7 @@ mod tests {
         };
         assert_eq!(run("int main ( ) { }\n"), Some(0));
         assert_eq!(run("int f;\n"), Some(1));
-        let (n, trace) = read_logs(
-            &fs::read_to_string(&runs).unwrap(),
-            &fs::read_to_string(&hits).unwrap(),
-            0.0,
-        );
-        assert_eq!(n, 2);
-        assert_eq!(trace.len(), 1);
-        assert_eq!((trace[0].oracle_runs, trace[0].size), (1, 11));
+        two_runs_one_hit_of_11(&runs, &hits);
         // Nothing left behind: no pid files, no candidate folders.
         assert_eq!(fs::read_dir(&pids).unwrap().count(), 0);
         let left: Vec<_> = fs::read_dir(dir.path())
