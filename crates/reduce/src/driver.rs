@@ -11,7 +11,7 @@
 //! started past the winner are the bets that were lost (counted as `discarded`).
 //!
 //! The driver does not wait for its lost bets. Inside [`Judge::with_lookahead`], a worker's
-//! test is a *bet* ([`current_bet`]): the judge hands the run to the lookahead's persistent
+//! test is a *bet* (`lookahead::bet`): the judge hands the run to the lookahead's persistent
 //! workers and waits for its answer only while no earlier index has won. Once one has, the
 //! worker abandons the wait (its outcome is unknown, `None`) and the driver returns as soon
 //! as every index before the winner has answered, while the lost runs finish in the
@@ -21,10 +21,10 @@
 //! more oracle latency: the time the last bets started before the winner answered took to
 //! finish.
 
-use std::cell::RefCell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
+use crate::lookahead::bet::{self, Bet};
 use crate::Judge;
 
 /// The first `i` in `0..n` whose candidate `make(i)` is interesting, with the candidate.
@@ -68,46 +68,6 @@ pub(crate) fn first_passing(
     first
 }
 
-/// The driver's index being tested on this thread, while a worker of [`first_true`] with
-/// several jobs tests it: the smallest interesting index known so far (`usize::MAX`: none)
-/// and this one's. See the module docs.
-#[derive(Clone)]
-pub(crate) struct Bet {
-    found: Arc<AtomicUsize>,
-    index: usize,
-}
-
-impl Bet {
-    /// An earlier index of the sequence was interesting: this answer is not needed.
-    pub fn lost(&self) -> bool {
-        self.found.load(Ordering::SeqCst) < self.index
-    }
-
-    /// This index is interesting: later bets are lost from now on.
-    pub fn won(&self) {
-        self.found.fetch_min(self.index, Ordering::SeqCst);
-    }
-}
-
-thread_local! {
-    /// The bet of this thread and whether its test was abandoned (see [`abandon`]).
-    static BET: RefCell<Option<(Bet, bool)>> = const { RefCell::new(None) };
-}
-
-/// The bet this thread is testing, if it is a worker of a speculating [`first_true`].
-pub(crate) fn current_bet() -> Option<Bet> {
-    BET.with(|b| b.borrow().as_ref().map(|(bet, _)| bet.clone()))
-}
-
-/// The test of the current bet was abandoned (lost): its outcome is unknown.
-pub(crate) fn abandon() {
-    BET.with(|b| {
-        if let Some((_, abandoned)) = b.borrow_mut().as_mut() {
-            *abandoned = true;
-        }
-    });
-}
-
 /// The first `i` in `0..n` for which `test(i)` is `Some(true)` (`None`: nothing to test at
 /// `i`), speculating with `jobs` workers as described in the module docs; also every outcome
 /// obtained (indices past the first `true` may have been tested too: the lost bets). Stops
@@ -131,14 +91,9 @@ pub(crate) fn first_true(
             return;
         }
         let outcome = if speculating {
-            let bet = Bet {
-                found: Arc::clone(&found),
-                index: i,
-            };
-            BET.with(|b| *b.borrow_mut() = Some((bet, false)));
+            bet::enter(Bet::new(Arc::clone(&found), i));
             let outcome = test(i);
-            let abandoned = BET.with(|b| b.borrow_mut().take()).is_some_and(|(_, a)| a);
-            if abandoned {
+            if bet::leave() {
                 None
             } else {
                 outcome

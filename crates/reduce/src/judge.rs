@@ -118,7 +118,7 @@ impl Judge {
             return false;
         }
         let lookahead = self.lookahead();
-        if let (Some(la), Some(bet)) = (&lookahead, crate::driver::current_bet()) {
+        if let (Some(la), Some(bet)) = (&lookahead, crate::lookahead::bet::current_bet()) {
             return match la.request(key, candidate, &|| bet.lost() || self.is_cancelled()) {
                 Answer::Known(interesting) => {
                     if interesting {
@@ -128,7 +128,7 @@ impl Judge {
                     interesting
                 }
                 Answer::Lost => {
-                    crate::driver::abandon();
+                    crate::lookahead::bet::abandon();
                     false
                 }
                 Answer::None => false,

@@ -257,3 +257,65 @@ impl Lookahead {
             .count() as u64
     }
 }
+
+/// The speculative driver's bets (see `driver`): which index of a sequence this thread tests.
+pub(crate) mod bet {
+    use std::cell::RefCell;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+
+    /// The driver's index being tested on this thread, while a worker of `driver::first_true`
+    /// with several jobs tests it: the smallest interesting index known so far (`usize::MAX`:
+    /// none) and this one's. See the docs of `driver`.
+    #[derive(Clone)]
+    pub(crate) struct Bet {
+        found: Arc<AtomicUsize>,
+        index: usize,
+    }
+
+    impl Bet {
+        pub fn new(found: Arc<AtomicUsize>, index: usize) -> Bet {
+            Bet { found, index }
+        }
+
+        /// An earlier index of the sequence was interesting: this answer is not needed.
+        pub fn lost(&self) -> bool {
+            self.found.load(Ordering::SeqCst) < self.index
+        }
+
+        /// This index is interesting: later bets are lost from now on.
+        pub fn won(&self) {
+            self.found.fetch_min(self.index, Ordering::SeqCst);
+        }
+    }
+
+    thread_local! {
+        /// The bet of this thread and whether its test was abandoned (see [`abandon`]).
+        static BET: RefCell<Option<(Bet, bool)>> = const { RefCell::new(None) };
+    }
+
+    /// This thread tests `bet` until [`leave`].
+    pub(crate) fn enter(bet: Bet) {
+        BET.with(|b| *b.borrow_mut() = Some((bet, false)));
+    }
+
+    /// This thread's bet is over; true if its test was abandoned.
+    pub(crate) fn leave() -> bool {
+        BET.with(|b| b.borrow_mut().take())
+            .is_some_and(|(_, abandoned)| abandoned)
+    }
+
+    /// The bet this thread is testing, if it is a worker of a speculating `driver::first_true`.
+    pub(crate) fn current_bet() -> Option<Bet> {
+        BET.with(|b| b.borrow().as_ref().map(|(bet, _)| bet.clone()))
+    }
+
+    /// The test of the current bet was abandoned (lost): its outcome is unknown.
+    pub(crate) fn abandon() {
+        BET.with(|b| {
+            if let Some((_, abandoned)) = b.borrow_mut().as_mut() {
+                *abandoned = true;
+            }
+        });
+    }
+}
