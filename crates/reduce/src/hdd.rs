@@ -135,35 +135,50 @@ fn node_all_fail<T: Tree>(
     if step.prune {
         // The current node's DDMIN is the main line's own (and speculative) sequence.
         let nodes = removable(tree, &nodes);
-        let limit = budget - out.len();
+        // More than the places left: the cache may know some (the second pass of a phase).
+        let limit = CACHED_SLACK * (budget - out.len());
         let mut kept_sets = crate::ddmin::all_fail_sequence(nodes.len(), &s.ddmin, limit);
         if nodes.len() == 1 {
             kept_sets.push(Vec::new());
         }
         for kept in kept_sets {
+            if out.len() >= budget {
+                return;
+            }
             // The tree with every node of `nodes` outside `kept` pruned.
-            out.push(tree.unparse_pruned(&|m| {
+            let candidate = tree.unparse_pruned(&|m| {
                 nodes
                     .iter()
                     .position(|&c| c == m)
                     .is_some_and(|i| kept.binary_search(&i).is_err())
-            }));
+            });
+            if !s.judge.known_pass(&candidate) {
+                out.push(candidate);
+            }
         }
     }
     if step.hoist {
-        hoistings(tree, &nodes, budget, out);
+        hoistings(s, &nodes, budget, out);
     }
 }
 
+/// How many times more candidates than places are made for an announcement, since the
+/// cache may know some of them (announcing those would waste the places).
+const CACHED_SLACK: usize = 4;
+
 /// Append the hoisting candidates of `nodes` (TMIN's first pass when every test fails) until
 /// `out` holds `budget`.
-fn hoistings<T: Tree>(tree: &T, nodes: &[T::Node], budget: usize, out: &mut Vec<Vec<u8>>) {
+fn hoistings<T: Tree>(s: &Session<T>, nodes: &[T::Node], budget: usize, out: &mut Vec<Vec<u8>>) {
+    let tree = &*s.tree;
     for &m in nodes {
         for d in crate::hoist::chi(tree, m) {
             if out.len() >= budget {
                 return;
             }
-            out.push(tree.unparse_hoisted(m, d));
+            let candidate = tree.unparse_hoisted(m, d);
+            if !s.judge.known_pass(&candidate) {
+                out.push(candidate);
+            }
         }
     }
 }
@@ -183,7 +198,7 @@ fn visit<T: Tree>(s: &mut Session<T>, mut nodes: Vec<T::Node>, step: Step) {
         if s.jobs() > 1 {
             // TMIN's first pass, then the next nodes (DDMIN's result may have changed them).
             let mut head = Vec::new();
-            hoistings(&*s.tree, &kept, s.jobs(), &mut head);
+            hoistings(s, &kept, s.jobs(), &mut head);
             announce_rest(s, head, step);
         }
         hoist::tmin(s, &kept);
@@ -315,7 +330,7 @@ fn prune_all<T: Tree>(s: &mut Session<T>, nodes: &[T::Node], step: Step) -> Vec<
             // visited: idle workers start those while this one runs.
             let mut head = vec![candidate.clone()];
             if step.hoist {
-                hoistings(&*s.tree, &[lone], s.jobs() + 1, &mut head);
+                hoistings(s, &[lone], s.jobs() + 1, &mut head);
             }
             announce_rest(s, head, step);
         }

@@ -249,6 +249,13 @@ impl Judge {
         }
     }
 
+    /// The cache knows `candidate` is not interesting (announcing it would waste a place).
+    pub(crate) fn known_pass(&self, candidate: &[u8]) -> bool {
+        self.cache
+            .as_ref()
+            .is_some_and(|c| c.contains(&Cache::key(candidate)))
+    }
+
     /// Name the candidates the algorithm will test next if everything pending fails; idle
     /// workers test them ahead of time (only inside [`Judge::with_lookahead`]).
     pub(crate) fn announce(&self, candidates: Vec<Vec<u8>>) {

@@ -62,7 +62,8 @@ impl Passes<'_> {
                 return;
             }
             let candidate = super::apply(current, &splices);
-            if candidate != *current && candidate.len() <= current.len() {
+            let fresh = !self.judge.known_pass(&candidate);
+            if candidate != *current && candidate.len() <= current.len() && fresh {
                 out.push(candidate);
             }
         }
@@ -76,16 +77,20 @@ impl Passes<'_> {
             return;
         }
         let all = keeping(current, units, &[]);
-        if all != *current {
+        if all != *current && !self.judge.known_pass(&all) {
             out.push(all);
         }
         if units.len() == 1 {
             return;
         }
-        let left = limit.saturating_sub(out.len());
+        // More than the places left: the cache may know some.
+        let left = 4 * limit.saturating_sub(out.len());
         for kept in crate::ddmin::all_fail_sequence(units.len(), &self.ddmin, left) {
+            if out.len() >= limit {
+                return;
+            }
             let candidate = keeping(current, units, &kept);
-            if candidate != *current {
+            if candidate != *current && !self.judge.known_pass(&candidate) {
                 out.push(candidate);
             }
         }
