@@ -370,10 +370,11 @@ fn rounds(tree: &mut RTree, judge: &Judge, config: &TreeConfig) -> Vec<u8> {
             chars_removed: size as i64 - passes::chars(&current) as i64,
         });
         let mut p = Passes::new(lang, judge, &config.ddmin, current);
-        for &pass in &config.passes {
+        for (k, &pass) in config.passes.iter().enumerate() {
             if judge.is_cancelled() {
                 break;
             }
+            p.announce(&config.passes[k..]);
             let runs = judge.stats().oracle_runs;
             let size = passes::chars(&p.current);
             let accepted = p.run(pass);

@@ -49,6 +49,12 @@ impl Cache {
         hit
     }
 
+    /// True if the candidate is known to be not interesting (no hit counted: for the
+    /// lookahead's announcements).
+    pub fn contains(&self, key: &Key) -> bool {
+        self.lock().len_of.contains_key(key)
+    }
+
     /// Remember that the candidate with this key and length is not interesting.
     pub fn insert_pass(&self, key: Key, len: usize) {
         let mut inner = self.lock();

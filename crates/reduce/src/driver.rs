@@ -8,12 +8,23 @@
 //! interesting candidate with a smaller index is known. Every index below the winner was handed
 //! out before the winner's and is tested to the end, so the winner is the *first* interesting
 //! candidate of the sequence whatever `jobs` is (the output never depends on `jobs`); runs
-//! started past the winner are the bets that were lost (counted as `discarded`), left to
-//! finish, their answers kept in the cache.
+//! started past the winner are the bets that were lost (counted as `discarded`).
+//!
+//! The driver does not wait for its lost bets. Inside [`Judge::with_lookahead`], a worker's
+//! test is a *bet* (`lookahead::bet`): the judge hands the run to the lookahead's persistent
+//! workers and waits for its answer only while no earlier index has won. Once one has, the
+//! worker abandons the wait (its outcome is unknown, `None`) and the driver returns as soon
+//! as every index before the winner has answered, while the lost runs finish in the
+//! background, still holding their permits, their answers kept in the cache. (C-Vise kills
+//! its lost bets; the oracle's answer to them is rarely useful, but letting them finish keeps
+//! the oracle interface one call per run.) Before this, every improvement cost about one
+//! more oracle latency: the time the last bets started before the winner answered took to
+//! finish.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
+use crate::lookahead::bet::{self, Bet};
 use crate::Judge;
 
 /// The first `i` in `0..n` whose candidate `make(i)` is interesting, with the candidate.
@@ -69,7 +80,8 @@ pub(crate) fn first_true(
 ) -> (Option<usize>, Vec<Option<bool>>) {
     let outcomes: Mutex<Vec<Option<bool>>> = Mutex::new(vec![None; n]);
     let next = AtomicUsize::new(0);
-    let found = AtomicUsize::new(usize::MAX);
+    let found = Arc::new(AtomicUsize::new(usize::MAX));
+    let speculating = jobs > 1 && n > 1;
     let worker = || loop {
         if stopped() {
             return;
@@ -78,13 +90,23 @@ pub(crate) fn first_true(
         if i >= n || i > found.load(Ordering::SeqCst) {
             return;
         }
-        let outcome = test(i);
+        let outcome = if speculating {
+            bet::enter(Bet::new(Arc::clone(&found), i));
+            let outcome = test(i);
+            if bet::leave() {
+                None
+            } else {
+                outcome
+            }
+        } else {
+            test(i)
+        };
         lock(&outcomes)[i] = outcome;
         if outcome == Some(true) {
             found.fetch_min(i, Ordering::SeqCst);
         }
     };
-    if jobs <= 1 || n <= 1 {
+    if !speculating {
         // One worker on this thread: a plain loop that stops at the first `true`.
         worker();
     } else {
@@ -138,6 +160,47 @@ mod tests {
             assert!(runs <= 17 + jobs as u64, "at most jobs-1 bets lost: {runs}");
             assert_eq!(j.stats().discarded, runs - 17);
         }
+    }
+
+    #[test]
+    fn lost_bets_are_not_waited_for() {
+        // c0 is interesting once c1..c3 have started as bets with 4 jobs; those block until
+        // the gate opens, which only happens 10 s after the driver started: the driver must
+        // return with c0 before that, leaving the lost runs to the lookahead's workers.
+        use std::sync::atomic::{AtomicBool, AtomicUsize};
+        use std::time::{Duration, Instant};
+        static GATE: AtomicBool = AtomicBool::new(false);
+        static STARTED: AtomicUsize = AtomicUsize::new(0);
+        let oracle = FnOracle::new(|c: &[u8]| {
+            STARTED.fetch_add(1, Ordering::SeqCst);
+            if c == b"c0" {
+                while STARTED.load(Ordering::SeqCst) < 4 && !GATE.load(Ordering::SeqCst) {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                return true;
+            }
+            while !GATE.load(Ordering::SeqCst) {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            false
+        });
+        let j = Judge::new(Box::new(oracle), JudgeOptions::default());
+        let cands = candidates();
+        let started = Instant::now();
+        let opener = std::thread::spawn(|| {
+            std::thread::sleep(Duration::from_secs(10));
+            GATE.store(true, Ordering::SeqCst);
+        });
+        let got = j.with_lookahead(4, || {
+            let got = first_interesting(&j, b"cur", 4, 8, &|i| Some(cands[i].clone()));
+            (got, GATE.load(Ordering::SeqCst), started.elapsed())
+        });
+        assert_eq!(got.0, Some((0, b"c0".to_vec())));
+        assert!(!got.1, "the driver waited for its lost bets");
+        assert!(got.2 < Duration::from_secs(10));
+        opener.join().unwrap();
+        // The lost bets still ran (to the end) and are counted as discarded.
+        assert!(j.stats().discarded >= 1, "{:?}", j.stats());
     }
 
     #[test]

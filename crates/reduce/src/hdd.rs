@@ -72,72 +72,115 @@ const LOOKAHEAD_NODES: usize = 64;
 /// current node and of the next nodes of the work list test if every test fails (C-Vise's bet
 /// that most candidates fail): each node's whole DDMIN sequence
 /// ([`crate::ddmin::all_fail_sequence`], with the test of removing a lone node), then its
-/// hoisting candidates when the step hoists, so idle workers test them in advance.
+/// hoisting candidates when the step hoists, so idle workers test them in advance. The next
+/// nodes are kept in `s.ahead` for the announcements made later in the visit
+/// ([`announce_rest`]).
 fn announce_next<T: Tree>(
-    s: &Session<T>,
+    s: &mut Session<T>,
     current: T::Node,
     work: &VecDeque<T::Node>,
     step: Step,
     order: TraversalOrder,
 ) {
-    let jobs = s.jobs();
-    if jobs <= 1 {
+    if s.jobs() <= 1 {
         return;
     }
-    // `jobs` candidates: mostly the rest of the current visit (its later DDMIN rounds, the
-    // lone-node test, its hoisting), the shallowest bets. Bets on the next nodes are deep (every
-    // remaining candidate of this visit must fail first): with 8 * jobs they lost more than
-    // they won (sleep oracle, --jobs 8: 0.36x with 480 runs vs 0.32x with 379; JRTS, --jobs 2:
-    // 1.63x the runs of --jobs 1 vs 1.25x; `cargo xtask bench speculation`).
-    let budget = jobs;
-    let tree = &*s.tree;
-    let next: Vec<T::Node> = match order {
+    s.ahead = match order {
         TraversalOrder::BreadthFirst => work.iter().copied().take(LOOKAHEAD_NODES).collect(),
         TraversalOrder::DepthFirst => work.iter().rev().copied().take(LOOKAHEAD_NODES).collect(),
     };
     // The current node first: the main line's driver plans only `4 * jobs` candidates of its
     // DDMIN at a time, and the test of a lone node and the hoisting candidates come after.
-    let ahead = std::iter::once(current).chain(next);
-    let mut out: Vec<Vec<u8>> = Vec::new();
-    for n in ahead {
+    let mut out = Vec::new();
+    node_all_fail(s, current, step, s.jobs(), &mut out);
+    announce_rest(s, out, step);
+}
+
+/// Announce `head`, what the current visit tests next if every test fails, followed by what
+/// the visits of the nodes in `s.ahead` test then: `jobs` candidates, `head` included.
+///
+/// `jobs` candidates: mostly the rest of the current visit (its later DDMIN rounds, the
+/// lone-node test, its hoisting), the shallowest bets. Bets on the next nodes are deep (every
+/// remaining candidate of this visit must fail first): with 8 * jobs they lost more than
+/// they won (sleep oracle, --jobs 8: 0.36x with 480 runs vs 0.32x with 379; JRTS, --jobs 2:
+/// 1.63x the runs of --jobs 1 vs 1.25x; `cargo xtask bench speculation`).
+fn announce_rest<T: Tree>(s: &Session<T>, mut out: Vec<Vec<u8>>, step: Step) {
+    let budget = s.jobs();
+    if budget <= 1 {
+        return;
+    }
+    for &n in &s.ahead {
         if out.len() >= budget {
             break;
         }
-        if tree.is_pruned(n) {
-            continue;
+        node_all_fail(s, n, step, budget, &mut out);
+    }
+    s.judge.announce(out);
+}
+
+/// Append what the visit of `n` tests if every test fails, until `out` holds `budget`.
+fn node_all_fail<T: Tree>(
+    s: &Session<T>,
+    n: T::Node,
+    step: Step,
+    budget: usize,
+    out: &mut Vec<Vec<u8>>,
+) {
+    let tree = &*s.tree;
+    if out.len() >= budget || tree.is_pruned(n) {
+        return;
+    }
+    let mut nodes = tag_children(tree, n);
+    filter_coarse(tree, &mut nodes, step);
+    if step.prune {
+        // The current node's DDMIN is the main line's own (and speculative) sequence.
+        let nodes = removable(tree, &nodes);
+        // More than the places left: the cache may know some (the second pass of a phase).
+        let limit = CACHED_SLACK * (budget - out.len());
+        let mut kept_sets = crate::ddmin::all_fail_sequence(nodes.len(), &s.ddmin, limit);
+        if nodes.len() == 1 {
+            kept_sets.push(Vec::new());
         }
-        let mut nodes = tag_children(tree, n);
-        filter_coarse(tree, &mut nodes, step);
-        if step.prune {
-            // The current node's DDMIN is the main line's own (and speculative) sequence.
-            let nodes = removable(tree, &nodes);
-            let limit = budget - out.len();
-            let mut kept_sets = crate::ddmin::all_fail_sequence(nodes.len(), &s.ddmin, limit);
-            if nodes.len() == 1 {
-                kept_sets.push(Vec::new());
+        for kept in kept_sets {
+            if out.len() >= budget {
+                return;
             }
-            for kept in kept_sets {
-                // The tree with every node of `nodes` outside `kept` pruned.
-                out.push(tree.unparse_pruned(&|m| {
-                    nodes
-                        .iter()
-                        .position(|&c| c == m)
-                        .is_some_and(|i| kept.binary_search(&i).is_err())
-                }));
-            }
-        }
-        if step.hoist {
-            for &m in &nodes {
-                for d in crate::hoist::chi(tree, m) {
-                    if out.len() >= budget {
-                        break;
-                    }
-                    out.push(tree.unparse_hoisted(m, d));
-                }
+            // The tree with every node of `nodes` outside `kept` pruned.
+            let candidate = tree.unparse_pruned(&|m| {
+                nodes
+                    .iter()
+                    .position(|&c| c == m)
+                    .is_some_and(|i| kept.binary_search(&i).is_err())
+            });
+            if !s.judge.known_pass(&candidate) {
+                out.push(candidate);
             }
         }
     }
-    s.judge.announce(out);
+    if step.hoist {
+        hoistings(s, &nodes, budget, out);
+    }
+}
+
+/// How many times more candidates than places are made for an announcement, since the
+/// cache may know some of them (announcing those would waste the places).
+const CACHED_SLACK: usize = 4;
+
+/// Append the hoisting candidates of `nodes` (TMIN's first pass when every test fails) until
+/// `out` holds `budget`.
+fn hoistings<T: Tree>(s: &Session<T>, nodes: &[T::Node], budget: usize, out: &mut Vec<Vec<u8>>) {
+    let tree = &*s.tree;
+    for &m in nodes {
+        for d in crate::hoist::chi(tree, m) {
+            if out.len() >= budget {
+                return;
+            }
+            let candidate = tree.unparse_hoisted(m, d);
+            if !s.judge.known_pass(&candidate) {
+                out.push(candidate);
+            }
+        }
+    }
 }
 
 /// One minimization step on a set of nodes of the same level (or siblings).
@@ -146,8 +189,18 @@ fn visit<T: Tree>(s: &mut Session<T>, mut nodes: Vec<T::Node>, step: Step) {
     if nodes.is_empty() {
         return;
     }
-    let kept = if step.prune { prune(s, &nodes) } else { nodes };
+    let kept = if step.prune {
+        prune(s, &nodes, step)
+    } else {
+        nodes
+    };
     if step.hoist && !s.cancelled() {
+        if s.jobs() > 1 {
+            // TMIN's first pass, then the next nodes (DDMIN's result may have changed them).
+            let mut head = Vec::new();
+            hoistings(s, &kept, s.jobs(), &mut head);
+            announce_rest(s, head, step);
+        }
         hoist::tmin(s, &kept);
     }
 }
@@ -197,13 +250,13 @@ pub(crate) fn tag_children<T: Tree>(tree: &T, n: T::Node) -> Vec<T::Node> {
 /// Nodes whose pruning would not change the text ([`Tree::prune_is_noop`]) take no part:
 /// "removing" one would be accepted without a test and close it to hoisting and to the
 /// visits of its children (C's `(a)` could never become `a`). They are kept.
-pub(crate) fn prune<T: Tree>(s: &mut Session<T>, nodes: &[T::Node]) -> Vec<T::Node> {
+pub(crate) fn prune<T: Tree>(s: &mut Session<T>, nodes: &[T::Node], step: Step) -> Vec<T::Node> {
     let removable: Vec<T::Node> = removable(&*s.tree, nodes);
     if removable.len() == nodes.len() {
-        return prune_all(s, nodes);
+        return prune_all(s, nodes, step);
     }
     // `kept` is a subsequence of `removable`, itself one of `nodes`: merge in order.
-    let mut kept = prune_all(s, &removable).into_iter().peekable();
+    let mut kept = prune_all(s, &removable, step).into_iter().peekable();
     let mut removable = removable.into_iter().peekable();
     nodes
         .iter()
@@ -226,7 +279,7 @@ fn removable<T: Tree>(tree: &T, nodes: &[T::Node]) -> Vec<T::Node> {
         .collect()
 }
 
-fn prune_all<T: Tree>(s: &mut Session<T>, nodes: &[T::Node]) -> Vec<T::Node> {
+fn prune_all<T: Tree>(s: &mut Session<T>, nodes: &[T::Node], step: Step) -> Vec<T::Node> {
     if nodes.is_empty() {
         return Vec::new();
     }
@@ -254,9 +307,6 @@ fn prune_all<T: Tree>(s: &mut Session<T>, nodes: &[T::Node]) -> Vec<T::Node> {
         candidate_test(judge, current, &tree.unparse_pruned(&pruned))
     };
     let mut kept = ddmin_indices(nodes.len(), &test, &s.ddmin);
-    if kept.len() == 1 && !judge.is_cancelled() && test(&[]) {
-        kept.clear();
-    }
     if kept.len() < nodes.len() {
         let mut keep = vec![false; nodes.len()];
         for &k in &kept {
@@ -268,6 +318,27 @@ fn prune_all<T: Tree>(s: &mut Session<T>, nodes: &[T::Node]) -> Vec<T::Node> {
             }
         }
         s.refresh();
+    }
+    if kept.len() == 1 && !s.cancelled() {
+        // DDMIN never tests the empty configuration: test removing the lone node too. (The
+        // same text as DDMIN's candidate keeping nothing: a tentative prune unparses as the
+        // committed one.)
+        let lone = nodes[kept[0]];
+        let candidate = s.tree.unparse_pruned(&|m| m == lone);
+        if s.jobs() > 1 {
+            // If it fails, TMIN tries the node's hoistings next, then the next nodes are
+            // visited: idle workers start those while this one runs.
+            let mut head = vec![candidate.clone()];
+            if step.hoist {
+                hoistings(s, &[lone], s.jobs() + 1, &mut head);
+            }
+            announce_rest(s, head, step);
+        }
+        if candidate_test(s.judge, &s.current, &candidate) {
+            s.tree.prune(lone);
+            s.refresh();
+            kept.clear();
+        }
     }
     kept.into_iter().map(|k| nodes[k]).collect()
 }
@@ -297,6 +368,40 @@ mod tests {
             fixpoint: false,
             ..TreeConfig::new(base, hoist)
         }
+    }
+
+    #[test]
+    fn hoisting_starts_while_the_lone_node_test_runs() {
+        // DDMIN keeps prog's child w ("x a"; z goes), removing it too ("") fails, and TMIN
+        // then hoists the inner w ("a"). With 2 jobs, "a" is announced before "" runs, so it
+        // starts on the idle worker while "" runs: "" waits for it (10 s at most, which is
+        // what it waits without the announcement: the visit's first one had "a b").
+        use std::sync::atomic::{AtomicBool, Ordering};
+        use std::time::{Duration, Instant};
+        static HOISTED: AtomicBool = AtomicBool::new(false);
+        static SEEN: AtomicBool = AtomicBool::new(false);
+        let oracle = crate::FnOracle::new(|c: &[u8]| {
+            if c == b"a" {
+                HOISTED.store(true, Ordering::SeqCst);
+            } else if c.is_empty() {
+                let until = Instant::now() + Duration::from_secs(10);
+                while !HOISTED.load(Ordering::SeqCst) && Instant::now() < until {
+                    std::thread::sleep(Duration::from_millis(2));
+                }
+                SEEN.store(HOISTED.load(Ordering::SeqCst), Ordering::SeqCst);
+            }
+            has(&String::from_utf8_lossy(c), "a")
+        });
+        let judge = crate::Judge::new(Box::new(oracle), crate::JudgeOptions::default());
+        let mut config = once(Base::Hddr, Hoisting::Interlace);
+        config.ddmin.jobs = 2;
+        let mut tree = Toy::parse("(prog (w x (w a)) (z b))");
+        let out = judge.with_lookahead(2, || reduce(&mut tree, &judge, &config));
+        assert_eq!(out, b"a");
+        assert!(
+            SEEN.load(Ordering::SeqCst),
+            "the hoisting did not start early"
+        );
     }
 
     #[test]

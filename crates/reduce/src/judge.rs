@@ -7,7 +7,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use crate::lookahead::Lookahead;
+use crate::lookahead::{Answer, Lookahead};
 use crate::{Cache, Oracle, Outcome, PassRecord, Stats};
 
 /// Decides before the oracle whether a candidate may be interesting at all (true = keep).
@@ -118,6 +118,22 @@ impl Judge {
             return false;
         }
         let lookahead = self.lookahead();
+        if let (Some(la), Some(bet)) = (&lookahead, crate::lookahead::bet::current_bet()) {
+            return match la.request(key, candidate, &|| bet.lost() || self.is_cancelled()) {
+                Answer::Known(interesting) => {
+                    if interesting {
+                        bet.won();
+                        la.notify();
+                    }
+                    interesting
+                }
+                Answer::Lost => {
+                    crate::lookahead::bet::abandon();
+                    false
+                }
+                Answer::None => false,
+            };
+        }
         if let Some(la) = &lookahead {
             if let Some(answer) = la.claim(key) {
                 return answer;
@@ -201,24 +217,43 @@ impl Judge {
                 scope.spawn(move || self.speculate(&la));
             }
             let out = body();
-            self.add_discarded(la.stop());
+            la.stop();
             out
         });
+        // After the workers have finished their last runs (lost bets included).
+        self.add_discarded(la.unused());
         *lock(&self.lookahead) = None;
         out
     }
 
     /// A lookahead worker: test announced candidates until stopped.
     fn speculate(&self, la: &Lookahead) {
-        while let Some((key, candidate)) = la.next(Cache::key) {
-            let skip = self.is_cancelled() || self.screen(&candidate, &key) != Screen::Run;
-            let answer = if skip {
+        while let Some((key, candidate, requested)) = la.next(Cache::key) {
+            let answer = if self.is_cancelled() {
                 None
-            } else {
+            } else if requested {
+                // A bet of the driver waits for this answer; it was screened when asked, but
+                // the cache may know it since.
+                let known = self.cache.as_ref().is_some_and(|c| c.is_known_pass(&key));
+                if known {
+                    Some(false)
+                } else {
+                    self.run_oracle(&candidate, &key)
+                }
+            } else if self.screen(&candidate, &key) == Screen::Run {
                 self.run_oracle(&candidate, &key)
+            } else {
+                None
             };
             la.finish(key, answer, true);
         }
+    }
+
+    /// The cache knows `candidate` is not interesting (announcing it would waste a place).
+    pub(crate) fn known_pass(&self, candidate: &[u8]) -> bool {
+        self.cache
+            .as_ref()
+            .is_some_and(|c| c.contains(&Cache::key(candidate)))
     }
 
     /// Name the candidates the algorithm will test next if everything pending fails; idle

@@ -29,10 +29,23 @@ enum Slot {
 
 struct State {
     queue: VecDeque<Vec<u8>>,
+    /// Runs the speculative driver asked for (see [`Lookahead::request`]): before `queue`.
+    requests: VecDeque<(Key, Vec<u8>)>,
     slots: HashMap<Key, Slot>,
     free: usize,
     main_waiting: usize,
     stopped: bool,
+}
+
+/// What [`Lookahead::request`] got.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Answer {
+    /// The oracle's answer.
+    Known(bool),
+    /// An earlier bet won first: nobody waits for this answer any more.
+    Lost,
+    /// The run was cancelled or could not start.
+    None,
 }
 
 pub(crate) struct Lookahead {
@@ -52,6 +65,7 @@ impl Lookahead {
         Lookahead {
             state: Mutex::new(State {
                 queue: VecDeque::new(),
+                requests: VecDeque::new(),
                 slots: HashMap::new(),
                 free: jobs.max(1),
                 main_waiting: 0,
@@ -103,6 +117,60 @@ impl Lookahead {
         None
     }
 
+    /// A bet of the speculative driver (`driver::current_bet`) wants `key` tested: a worker
+    /// runs it (before any announced candidate) and this waits for the answer, or for a run
+    /// of it already in flight, unless `lost()` becomes true first (see [`Answer`]).
+    pub fn request(&self, key: Key, candidate: &[u8], lost: &dyn Fn() -> bool) -> Answer {
+        let mut s = lock(&self.state);
+        let mut queued = false;
+        loop {
+            if s.stopped {
+                return Answer::None;
+            }
+            let waiting = queued && s.requests.iter().any(|(k, _)| *k == key);
+            match s.slots.get_mut(&key) {
+                Some(Slot::Done {
+                    interesting,
+                    speculative: true,
+                    used: used @ false,
+                }) => {
+                    *used = true;
+                    return Answer::Known(*interesting);
+                }
+                // An answer someone else used: run again, as `claim` would.
+                Some(Slot::Done { .. }) => {
+                    s.slots.remove(&key);
+                    continue;
+                }
+                Some(Slot::Running { .. }) => {}
+                None if !queued => {
+                    s.requests.push_back((key, candidate.to_vec()));
+                    queued = true;
+                    self.changed.notify_all();
+                }
+                // Run and ended without an answer (cancelled, or failed to start).
+                None if !waiting => return Answer::None,
+                None => {}
+            }
+            if lost() {
+                s.requests.retain(|(k, _)| *k != key);
+                return Answer::Lost;
+            }
+            // `lost` turns true without a notification when the winner was known without
+            // a run (ddmin's memo): look again now and then.
+            s = self
+                .changed
+                .wait_timeout(s, Duration::from_millis(20))
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+    }
+
+    /// Wake every waiter (a bet was won: the later ones are lost).
+    pub fn notify(&self) {
+        self.changed.notify_all();
+    }
+
     /// A run of `key` ended (`None`: cancelled or failed, not an answer); its permit is free.
     pub fn finish(&self, key: Key, interesting: Option<bool>, speculative: bool) {
         let mut s = lock(&self.state);
@@ -126,15 +194,23 @@ impl Lookahead {
         self.changed.notify_all();
     }
 
-    /// For a worker: the next announced candidate not run yet, with a permit taken; `None`
-    /// once stopped.
-    pub fn next(&self, key_of: impl Fn(&[u8]) -> Key) -> Option<(Key, Vec<u8>)> {
+    /// For a worker: the next requested or announced candidate not run yet, with a permit
+    /// taken, and whether it was requested; `None` once stopped.
+    pub fn next(&self, key_of: impl Fn(&[u8]) -> Key) -> Option<(Key, Vec<u8>, bool)> {
         let mut s = lock(&self.state);
         loop {
             if s.stopped {
                 return None;
             }
             if s.free > 0 && s.main_waiting == 0 {
+                while let Some((key, candidate)) = s.requests.pop_front() {
+                    if s.slots.contains_key(&key) {
+                        continue;
+                    }
+                    s.free -= 1;
+                    s.slots.insert(key, Slot::Running { speculative: true });
+                    return Some((key, candidate, true));
+                }
                 while let Some(candidate) = s.queue.pop_front() {
                     let key = key_of(&candidate);
                     if s.slots.contains_key(&key) {
@@ -142,7 +218,7 @@ impl Lookahead {
                     }
                     s.free -= 1;
                     s.slots.insert(key, Slot::Running { speculative: true });
-                    return Some((key, candidate));
+                    return Some((key, candidate, false));
                 }
             }
             s = self
@@ -153,12 +229,19 @@ impl Lookahead {
         }
     }
 
-    /// Stop the workers; returns the number of speculative runs whose answer was never used.
-    pub fn stop(&self) -> u64 {
+    /// Stop the workers (they finish the runs they are in).
+    pub fn stop(&self) {
         let mut s = lock(&self.state);
         s.stopped = true;
         s.queue.clear();
-        let unused = s
+        s.requests.clear();
+        drop(s);
+        self.changed.notify_all();
+    }
+
+    /// The number of speculative runs whose answer was never used.
+    pub fn unused(&self) -> u64 {
+        lock(&self.state)
             .slots
             .values()
             .filter(|slot| {
@@ -171,9 +254,68 @@ impl Lookahead {
                     }
                 )
             })
-            .count() as u64;
-        drop(s);
-        self.changed.notify_all();
-        unused
+            .count() as u64
+    }
+}
+
+/// The speculative driver's bets (see `driver`): which index of a sequence this thread tests.
+pub(crate) mod bet {
+    use std::cell::RefCell;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+
+    /// The driver's index being tested on this thread, while a worker of `driver::first_true`
+    /// with several jobs tests it: the smallest interesting index known so far (`usize::MAX`:
+    /// none) and this one's. See the docs of `driver`.
+    #[derive(Clone)]
+    pub(crate) struct Bet {
+        found: Arc<AtomicUsize>,
+        index: usize,
+    }
+
+    impl Bet {
+        pub fn new(found: Arc<AtomicUsize>, index: usize) -> Bet {
+            Bet { found, index }
+        }
+
+        /// An earlier index of the sequence was interesting: this answer is not needed.
+        pub fn lost(&self) -> bool {
+            self.found.load(Ordering::SeqCst) < self.index
+        }
+
+        /// This index is interesting: later bets are lost from now on.
+        pub fn won(&self) {
+            self.found.fetch_min(self.index, Ordering::SeqCst);
+        }
+    }
+
+    thread_local! {
+        /// The bet of this thread and whether its test was abandoned (see [`abandon`]).
+        static BET: RefCell<Option<(Bet, bool)>> = const { RefCell::new(None) };
+    }
+
+    /// This thread tests `bet` until [`leave`].
+    pub(crate) fn enter(bet: Bet) {
+        BET.with(|b| *b.borrow_mut() = Some((bet, false)));
+    }
+
+    /// This thread's bet is over; true if its test was abandoned.
+    pub(crate) fn leave() -> bool {
+        BET.with(|b| b.borrow_mut().take())
+            .is_some_and(|(_, abandoned)| abandoned)
+    }
+
+    /// The bet this thread is testing, if it is a worker of a speculating `driver::first_true`.
+    pub(crate) fn current_bet() -> Option<Bet> {
+        BET.with(|b| b.borrow().as_ref().map(|(bet, _)| bet.clone()))
+    }
+
+    /// The test of the current bet was abandoned (lost): its outcome is unknown.
+    pub(crate) fn abandon() {
+        BET.with(|b| {
+            if let Some((_, abandoned)) = b.borrow_mut().as_mut() {
+                *abandoned = true;
+            }
+        });
     }
 }

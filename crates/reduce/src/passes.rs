@@ -269,15 +269,7 @@ impl<'a> Passes<'a> {
             return;
         }
         let current = self.current.clone();
-        let candidate = |kept: &[usize]| -> Vec<u8> {
-            let kept: HashSet<usize> = kept.iter().copied().collect();
-            let mut splices: Vec<Splice> = (0..units.len())
-                .filter(|u| !kept.contains(u))
-                .flat_map(|u| units[u].iter().cloned())
-                .collect();
-            splices.sort_by_key(|s| (s.range.start, s.range.end));
-            apply(&current, &splices)
-        };
+        let candidate = |kept: &[usize]| keeping(&current, units, kept);
         let all = candidate(&[]);
         if all != current && self.judge.test(&all) {
             self.accept(all);
@@ -304,39 +296,62 @@ impl<'a> Passes<'a> {
     /// first replacement), then the later replacements of each remaining literal in turn.
     fn literals(&mut self) {
         let Some(facts) = self.facts() else { return };
-        let units: Vec<Vec<Splice>> = facts
-            .literals
-            .iter()
-            .filter_map(|l| {
-                let first = l.replacements.first()?;
-                Some(vec![Splice::new(l.range.clone(), first)])
-            })
-            .collect();
-        self.keep_minimal(&units);
-        self.sequence(Pass::Literals, |_, _, facts| {
-            facts
-                .literals
-                .iter()
-                .flat_map(|l| {
-                    l.replacements
-                        .iter()
-                        .map(|r| vec![Splice::new(l.range.clone(), r)])
-                })
-                .collect()
-        });
+        self.judge.set_phase("literals");
+        self.keep_minimal(&literal_units(&facts));
+        self.sequence(Pass::Literals, literal_replacements);
     }
 
     /// Identifier shortening: every spelling gets the shortest name not in the file (most
     /// frequent spellings first); ddmin finds the spellings that must keep their name.
     fn rename(&mut self) {
         let Some(facts) = self.facts() else { return };
-        let plan = rename_plan(&self.current, self.lang, &facts);
-        let units: Vec<Vec<Splice>> = plan
-            .into_iter()
-            .map(|(ranges, name)| ranges.into_iter().map(|r| Splice::new(r, &name)).collect())
-            .collect();
-        self.keep_minimal(&units);
+        self.judge.set_phase("rename");
+        self.keep_minimal(&rename_units(&self.current, self.lang, &facts));
     }
+}
+
+/// `current` with every unit of `units` applied but those in `kept` (see `keep_minimal`).
+fn keeping(current: &[u8], units: &[Vec<Splice>], kept: &[usize]) -> Vec<u8> {
+    let kept: HashSet<usize> = kept.iter().copied().collect();
+    let mut splices: Vec<Splice> = (0..units.len())
+        .filter(|u| !kept.contains(u))
+        .flat_map(|u| units[u].iter().cloned())
+        .collect();
+    splices.sort_by_key(|s| (s.range.start, s.range.end));
+    apply(current, &splices)
+}
+
+/// The units of `literals`' ddmin: each literal with its first replacement.
+fn literal_units(facts: &Facts) -> Vec<Vec<Splice>> {
+    facts
+        .literals
+        .iter()
+        .filter_map(|l| {
+            let first = l.replacements.first()?;
+            Some(vec![Splice::new(l.range.clone(), first)])
+        })
+        .collect()
+}
+
+/// The sequence of `literals` after its ddmin: every replacement of every literal.
+fn literal_replacements(_: &[u8], _: Lang, facts: &Facts) -> Vec<Vec<Splice>> {
+    facts
+        .literals
+        .iter()
+        .flat_map(|l| {
+            l.replacements
+                .iter()
+                .map(|r| vec![Splice::new(l.range.clone(), r)])
+        })
+        .collect()
+}
+
+/// The units of `rename`'s ddmin: each spelling renamed everywhere.
+fn rename_units(text: &[u8], lang: Lang, facts: &Facts) -> Vec<Vec<Splice>> {
+    rename_plan(text, lang, facts)
+        .into_iter()
+        .map(|(ranges, name)| ranges.into_iter().map(|r| Splice::new(r, &name)).collect())
+        .collect()
 }
 
 /// An identifier spelling and its occurrences (range, replacement group).
@@ -769,5 +784,6 @@ fn tokens(_text: &[u8], _lang: Lang, facts: &Facts) -> Vec<Vec<Splice>> {
     out
 }
 
+mod ahead;
 #[cfg(test)]
 mod tests;

@@ -121,6 +121,8 @@ pub(crate) struct Session<'a, T: Tree> {
     pub current: Vec<u8>,
     /// The running phase and pass, e.g. `HDDH^r* pass 2` (for the judge's progress phase).
     pub label: String,
+    /// The next nodes of HDDr's work list (for the lookahead's announcements, see `hdd`).
+    pub ahead: Vec<T::Node>,
 }
 
 impl<'a, T: Tree> Session<'a, T> {
@@ -136,6 +138,7 @@ impl<'a, T: Tree> Session<'a, T> {
             ddmin,
             current,
             label: String::new(),
+            ahead: Vec::new(),
         }
     }
 

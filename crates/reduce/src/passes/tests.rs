@@ -259,3 +259,43 @@ fn javascript_declarations_become_their_initializers() {
     });
     assert_eq!(out, "new Array(n);\nlet y = 1, z = 2;\nvar w;");
 }
+
+#[test]
+fn the_next_pass_starts_while_this_one_runs() {
+    // With 2 jobs, `literals`' only candidate (`= 0`) waits until `rename`'s first candidate
+    // (every spelling renamed: `int a;`) has started: announced before `literals` runs, it
+    // takes the idle worker. (Without the announcement it would only start after `literals`
+    // answered, 10 s later.)
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::{Duration, Instant};
+    static RENAMED: AtomicBool = AtomicBool::new(false);
+    static SEEN: AtomicBool = AtomicBool::new(false);
+    let oracle = FnOracle::new(|c: &[u8]| {
+        let c = std::str::from_utf8(c).unwrap_or("");
+        if c.contains("int a;") {
+            RENAMED.store(true, Ordering::SeqCst);
+        } else if c.contains("= 0") {
+            let until = Instant::now() + Duration::from_secs(10);
+            while !RENAMED.load(Ordering::SeqCst) && Instant::now() < until {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            SEEN.store(RENAMED.load(Ordering::SeqCst), Ordering::SeqCst);
+        }
+        false
+    });
+    let judge = Judge::new(Box::new(oracle), JudgeOptions::default());
+    let ddmin = DdminOptions {
+        jobs: 2,
+        ..DdminOptions::default()
+    };
+    let src = "int x = 1234; int long_name;";
+    judge.with_lookahead(2, || {
+        let mut p = Passes::new(Lang::C, &judge, &ddmin, src.as_bytes().into());
+        p.announce(&[Pass::Literals, Pass::Rename]);
+        assert_eq!(p.run(Pass::Literals), 0);
+    });
+    assert!(
+        SEEN.load(Ordering::SeqCst),
+        "rename's candidate did not start early"
+    );
+}

@@ -1,0 +1,98 @@
+//! Speculation across passes (issue 10, see `lookahead`): before a pass runs, what it and the
+//! passes after it test if every test fails is announced ([`Judge::announce`]), so idle
+//! workers start the next pass's candidates while the end of this one is still running
+//! (C-Vise's bet that most candidates fail, applied to its pass sequence). The passes
+//! themselves decide only on oracle answers, so nothing depends on `jobs`.
+
+use treedd_tree::{Facts, Lang};
+
+use super::{
+    inline, inline_calls, keeping, literal_replacements, literal_units, params, rename_units,
+    replace_ids, rewrite, subtrees, tokens, Pass, Passes, Splice,
+};
+
+/// A sequence pass's candidate maker (see `Passes::sequence`).
+type Make = fn(&[u8], Lang, &Facts) -> Vec<Vec<Splice>>;
+
+impl Passes<'_> {
+    /// Announce the first candidates `passes` test, in this order, on the current text if
+    /// every test fails: twice `jobs` of them, so the workers left idle by the end of one
+    /// pass's own parallel window take the next ones.
+    pub fn announce(&self, passes: &[Pass]) {
+        let jobs = self.jobs();
+        if jobs <= 1 || passes.is_empty() {
+            return;
+        }
+        let Some(facts) = self.facts() else { return };
+        let limit = 2 * jobs;
+        let mut out = Vec::new();
+        for &pass in passes {
+            if out.len() >= limit {
+                break;
+            }
+            self.all_fail(pass, &facts, limit, &mut out);
+        }
+        out.truncate(limit);
+        self.judge.announce(out);
+    }
+
+    /// Append what `pass` tests on the current text when every test fails, until `out` holds
+    /// `limit` candidates.
+    fn all_fail(&self, pass: Pass, facts: &Facts, limit: usize, out: &mut Vec<Vec<u8>>) {
+        let make: Make = match pass {
+            Pass::Literals => {
+                self.keep_minimal_all_fail(&literal_units(facts), limit, out);
+                literal_replacements
+            }
+            Pass::Rename => {
+                let units = rename_units(&self.current, self.lang, facts);
+                return self.keep_minimal_all_fail(&units, limit, out);
+            }
+            Pass::Inline => inline,
+            Pass::InlineCalls => inline_calls,
+            Pass::Rewrite => rewrite,
+            Pass::ReplaceIds => replace_ids,
+            Pass::Params => params,
+            Pass::Subtrees => subtrees,
+            Pass::Tokens => tokens,
+        };
+        let current = &self.current;
+        for splices in make(current, self.lang, facts) {
+            if out.len() >= limit {
+                return;
+            }
+            let candidate = super::apply(current, &splices);
+            let fresh = !self.judge.known_pass(&candidate);
+            if candidate != *current && candidate.len() <= current.len() && fresh {
+                out.push(candidate);
+            }
+        }
+    }
+
+    /// `keep_minimal`'s candidates when every test fails: all units applied, then its ddmin's
+    /// sequence.
+    fn keep_minimal_all_fail(&self, units: &[Vec<Splice>], limit: usize, out: &mut Vec<Vec<u8>>) {
+        let current = &self.current;
+        if units.is_empty() || out.len() >= limit {
+            return;
+        }
+        let all = keeping(current, units, &[]);
+        if all != *current && !self.judge.known_pass(&all) {
+            out.push(all);
+        }
+        if units.len() == 1 {
+            return;
+        }
+        // More than the places left: the cache may know some.
+        let left = 4 * limit.saturating_sub(out.len());
+        for kept in crate::ddmin::all_fail_sequence(units.len(), &self.ddmin, left) {
+            if out.len() >= limit {
+                return;
+            }
+            let candidate = keeping(current, units, &kept);
+            if candidate != *current && !self.judge.known_pass(&candidate) {
+                out.push(candidate);
+            }
+        }
+    }
+}
