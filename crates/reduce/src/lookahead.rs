@@ -158,12 +158,16 @@ impl Lookahead {
             }
             // `lost` turns true without a notification when the winner was known without
             // a run (ddmin's memo): look again now and then.
-            s = self
-                .changed
-                .wait_timeout(s, Duration::from_millis(20))
-                .unwrap_or_else(|e| e.into_inner())
-                .0;
+            s = self.wait(s, Duration::from_millis(20));
         }
+    }
+
+    /// Wait for a change of the state, at most `timeout`.
+    fn wait<'s>(&self, s: MutexGuard<'s, State>, timeout: Duration) -> MutexGuard<'s, State> {
+        self.changed
+            .wait_timeout(s, timeout)
+            .unwrap_or_else(|e| e.into_inner())
+            .0
     }
 
     /// Wake every waiter (a bet was won: the later ones are lost).
@@ -221,11 +225,7 @@ impl Lookahead {
                     return Some((key, candidate, false));
                 }
             }
-            s = self
-                .changed
-                .wait_timeout(s, Duration::from_millis(50))
-                .unwrap_or_else(|e| e.into_inner())
-                .0;
+            s = self.wait(s, Duration::from_millis(50));
         }
     }
 
