@@ -48,7 +48,7 @@ pub struct StatsReport {
     pub resumed: bool,
     pub cache: bool,
     pub syntax_filter: bool,
-    /// Oracle processes actually started (the original's check and `--verify` included).
+    /// Oracle runs that answered (the original's check and `--verify` included).
     pub oracle_runs: u64,
     pub cache_hits: u64,
     pub cache_peak_entries: u64,
@@ -56,6 +56,8 @@ pub struct StatsReport {
     pub timeouts: u64,
     /// Speculative tests whose answers were not used (a candidate earlier in the sequence won).
     pub discarded: u64,
+    /// Of those, speculative oracle runs killed before they answered (not in `oracle_runs`).
+    pub killed: u64,
     /// Oracle run time added up over the wall time: how many workers were busy on average.
     pub mean_busy_workers: f64,
     /// Per round, the tree phase (`tree`) and each pass: oracle runs, accepted candidates,

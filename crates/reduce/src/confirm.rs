@@ -5,7 +5,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::{Oracle, Outcome};
+use crate::{Oracle, Outcome, RunToken};
 
 pub struct Confirm<O: Oracle> {
     inner: O,
@@ -36,14 +36,15 @@ impl<O: Oracle> Confirm<O> {
     }
 }
 
-impl<O: Oracle> Oracle for Confirm<O> {
-    fn run(&self, candidate: &[u8]) -> Outcome {
-        let first = self.inner.run(candidate);
+impl<O: Oracle> Confirm<O> {
+    /// The first run, then the confirmations, each through `run`.
+    fn confirmed(&self, run: &dyn Fn() -> Outcome) -> Outcome {
+        let first = run();
         if !first.is_interesting() {
             return first;
         }
         for _ in 0..self.times {
-            let again = self.inner.run(candidate);
+            let again = run();
             match again {
                 Outcome::Interesting => {
                     self.extra_runs.fetch_add(1, Ordering::Relaxed);
@@ -58,6 +59,16 @@ impl<O: Oracle> Oracle for Confirm<O> {
             }
         }
         first
+    }
+}
+
+impl<O: Oracle> Oracle for Confirm<O> {
+    fn run(&self, candidate: &[u8]) -> Outcome {
+        self.confirmed(&|| self.inner.run(candidate))
+    }
+
+    fn run_abortable(&self, candidate: &[u8], token: &RunToken) -> Outcome {
+        self.confirmed(&|| self.inner.run_abortable(candidate, token))
     }
 
     fn cancel(&self) {

@@ -14,12 +14,12 @@
 //! test is a *bet* (`lookahead::bet`): the judge hands the run to the lookahead's persistent
 //! workers and waits for its answer only while no earlier index has won. Once one has, the
 //! worker abandons the wait (its outcome is unknown, `None`) and the driver returns as soon
-//! as every index before the winner has answered, while the lost runs finish in the
-//! background, still holding their permits, their answers kept in the cache. (C-Vise kills
-//! its lost bets; the oracle's answer to them is rarely useful, but letting them finish keeps
-//! the oracle interface one call per run.) Before this, every improvement cost about one
-//! more oracle latency: the time the last bets started before the winner answered took to
-//! finish.
+//! as every index before the winner has answered. The lost run itself is killed with its
+//! process group (`Oracle::run_abortable`), as C-Vise kills the workers of candidates past
+//! the first interesting one, unless another test waits for the same answer; it is counted as
+//! `killed` and `discarded`. Before this, every improvement cost about one more oracle latency
+//! (the driver waited for the last bets), and later the lost runs went on to the end in the
+//! background, holding a core each.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -201,6 +201,43 @@ mod tests {
         opener.join().unwrap();
         // The lost bets still ran (to the end) and are counted as discarded.
         assert!(j.stats().discarded >= 1, "{:?}", j.stats());
+    }
+
+    #[test]
+    fn lost_bets_are_killed() {
+        // c0 answers "interesting" after 1 s; c1..c3 start beside it as bets and would sleep
+        // for 60 s. Their runs must be killed once c0 has won: `with_lookahead` returns when
+        // its workers have finished their runs, so it would take a minute otherwise.
+        use std::os::unix::fs::PermissionsExt;
+        use std::time::{Duration, Instant};
+        let dir = tempfile::tempdir().unwrap();
+        let script = dir.path().join("oracle.sh");
+        std::fs::write(
+            &script,
+            "#!/bin/sh\ncase $(cat \"$1\") in c0) sleep 1; exit 0;; *) sleep 60;; esac\n",
+        )
+        .unwrap();
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let oracle = crate::CommandOracleBuilder::new(&script)
+            .temp_root(dir.path())
+            .build()
+            .unwrap();
+        let j = Judge::new(Box::new(oracle), JudgeOptions::default());
+        let cands = candidates();
+        let started = Instant::now();
+        let got = j.with_lookahead(4, || {
+            first_interesting(&j, b"cur", 4, 8, &|i| Some(cands[i].clone()))
+        });
+        assert_eq!(got, Some((0, b"c0".to_vec())));
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "the lost bets ran to the end: {:?}",
+            started.elapsed()
+        );
+        let stats = j.stats();
+        assert_eq!(stats.oracle_runs, 1, "{stats:?}");
+        assert_eq!(stats.killed, 3, "{stats:?}");
+        assert_eq!(stats.discarded, 3, "{stats:?}");
     }
 
     #[test]

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use crate::lookahead::{Answer, Lookahead};
-use crate::{Cache, Oracle, Outcome, PassRecord, Stats};
+use crate::{Cache, Oracle, Outcome, PassRecord, RunToken, Stats};
 
 /// Decides before the oracle whether a candidate may be interesting at all (true = keep).
 pub type Filter = Box<dyn Fn(&[u8]) -> bool + Send + Sync>;
@@ -59,6 +59,7 @@ struct Counters {
     timeouts: AtomicU64,
     failed_to_start: AtomicU64,
     discarded: AtomicU64,
+    killed: AtomicU64,
     busy_nanos: AtomicU64,
 }
 
@@ -139,7 +140,7 @@ impl Judge {
                 return answer;
             }
         }
-        let answer = self.run_oracle(candidate, &key);
+        let answer = self.run_oracle(candidate, &key, None);
         if let Some(la) = &lookahead {
             la.finish(key, answer, false);
         }
@@ -159,9 +160,18 @@ impl Judge {
 
     /// Run the oracle on `candidate` and record the outcome (stats, cache, best so far).
     /// `None` when the run was cancelled or could not start (no answer).
-    fn run_oracle(&self, candidate: &[u8], key: &crate::cache::Key) -> Option<bool> {
+    /// `token`: a speculative run, which the lookahead may abort (see `lookahead`).
+    fn run_oracle(
+        &self,
+        candidate: &[u8],
+        key: &crate::cache::Key,
+        token: Option<&RunToken>,
+    ) -> Option<bool> {
         let started = std::time::Instant::now();
-        let outcome = self.oracle.run(candidate);
+        let outcome = match token {
+            Some(token) => self.oracle.run_abortable(candidate, token),
+            None => self.oracle.run(candidate),
+        };
         let nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
         self.counters.busy_nanos.fetch_add(nanos, Ordering::Relaxed);
         let remember_pass = || {
@@ -190,7 +200,13 @@ impl Judge {
                 remember_pass();
                 Some(false)
             }
-            Outcome::Cancelled => None,
+            Outcome::Cancelled => {
+                if token.is_some_and(RunToken::is_aborted) && !self.is_cancelled() {
+                    bump(&self.counters.killed);
+                    bump(&self.counters.discarded);
+                }
+                None
+            }
             Outcome::FailedToStart(msg) => {
                 bump(&self.counters.failed_to_start);
                 *lock(&self.last_start_error) = Some(msg);
@@ -228,7 +244,7 @@ impl Judge {
 
     /// A lookahead worker: test announced candidates until stopped.
     fn speculate(&self, la: &Lookahead) {
-        while let Some((key, candidate, requested)) = la.next(Cache::key) {
+        while let Some((key, candidate, requested, token)) = la.next(Cache::key) {
             let answer = if self.is_cancelled() {
                 None
             } else if requested {
@@ -238,10 +254,10 @@ impl Judge {
                 if known {
                     Some(false)
                 } else {
-                    self.run_oracle(&candidate, &key)
+                    self.run_oracle(&candidate, &key, Some(&token))
                 }
             } else if self.screen(&candidate, &key) == Screen::Run {
-                self.run_oracle(&candidate, &key)
+                self.run_oracle(&candidate, &key, Some(&token))
             } else {
                 None
             };
@@ -330,6 +346,7 @@ impl Judge {
             timeouts: get(&c.timeouts),
             failed_to_start: get(&c.failed_to_start),
             discarded: get(&c.discarded),
+            killed: get(&c.killed),
             busy_seconds: get(&c.busy_nanos) as f64 / 1e9,
         }
     }
@@ -409,6 +426,10 @@ impl<F: Fn(&[u8]) -> bool + Send + Sync> Oracle for FnOracle<F> {
 impl<T: Oracle + ?Sized> Oracle for Arc<T> {
     fn run(&self, candidate: &[u8]) -> Outcome {
         (**self).run(candidate)
+    }
+
+    fn run_abortable(&self, candidate: &[u8], token: &RunToken) -> Outcome {
+        (**self).run_abortable(candidate, token)
     }
 
     fn cancel(&self) {

@@ -31,7 +31,7 @@ pub use error::Error;
 pub use judge::{Filter, FnOracle, Judge, JudgeOptions, OnImprovement};
 pub use oracle::{signal_group, wait_exited, GroupSignal};
 pub use oracle::{
-    CommandOracle, CommandOracleBuilder, Oracle, Outcome, RunReport, STDERR_HEAD_LINES,
+    CommandOracle, CommandOracleBuilder, Oracle, Outcome, RunReport, RunToken, STDERR_HEAD_LINES,
 };
 pub use passes::Pass;
 pub use stats::{PassRecord, Stats};

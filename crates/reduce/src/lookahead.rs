@@ -15,11 +15,17 @@ use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 
 use crate::cache::Key;
+use crate::RunToken;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 enum Slot {
-    /// Running; `speculative` runs were started by a lookahead worker.
-    Running { speculative: bool },
+    /// Running; `speculative` runs were started by a lookahead worker and can be aborted
+    /// through `token` once none of the `waiters` (tests waiting for this answer) is left.
+    Running {
+        speculative: bool,
+        token: RunToken,
+        waiters: usize,
+    },
     Done {
         interesting: bool,
         speculative: bool,
@@ -88,6 +94,7 @@ impl Lookahead {
     /// caller runs it and calls [`Lookahead::finish`]).
     pub fn claim(&self, key: Key) -> Option<bool> {
         let mut s = lock(&self.state);
+        let mut waiting = None;
         loop {
             let stopped = s.stopped;
             match s.slots.get_mut(&key) {
@@ -101,33 +108,48 @@ impl Lookahead {
                     *used = true;
                     return Some(*interesting);
                 }
-                Some(Slot::Running { .. }) if !stopped => {
+                Some(Slot::Running { token, waiters, .. }) if !stopped => {
+                    join(&mut waiting, token, waiters);
                     s = self.changed.wait(s).unwrap_or_else(|e| e.into_inner());
                 }
                 _ => break,
             }
         }
+        leave(&mut s, &key, &waiting);
         s.main_waiting += 1;
         while s.free == 0 && !s.stopped {
             s = self.changed.wait(s).unwrap_or_else(|e| e.into_inner());
         }
         s.main_waiting -= 1;
         s.free = s.free.saturating_sub(1);
-        s.slots.insert(key, Slot::Running { speculative: false });
+        s.slots.insert(
+            key,
+            Slot::Running {
+                speculative: false,
+                token: RunToken::new(),
+                waiters: 0,
+            },
+        );
         None
     }
 
     /// A bet of the speculative driver (`driver::current_bet`) wants `key` tested: a worker
     /// runs it (before any announced candidate) and this waits for the answer, or for a run
     /// of it already in flight, unless `lost()` becomes true first (see [`Answer`]).
+    ///
+    /// A lost bet aborts the run it waited for (its process group is killed), unless some
+    /// other test still waits for that answer: C-Vise kills its lost bets too. Before this,
+    /// lost runs went on to the end, holding a core and a permit.
     pub fn request(&self, key: Key, candidate: &[u8], lost: &dyn Fn() -> bool) -> Answer {
         let mut s = lock(&self.state);
         let mut queued = false;
+        let mut waiting = None;
         loop {
             if s.stopped {
+                leave(&mut s, &key, &waiting);
                 return Answer::None;
             }
-            let waiting = queued && s.requests.iter().any(|(k, _)| *k == key);
+            let in_requests = queued && s.requests.iter().any(|(k, _)| *k == key);
             match s.slots.get_mut(&key) {
                 Some(Slot::Done {
                     interesting,
@@ -142,18 +164,21 @@ impl Lookahead {
                     s.slots.remove(&key);
                     continue;
                 }
-                Some(Slot::Running { .. }) => {}
+                Some(Slot::Running { token, waiters, .. }) => join(&mut waiting, token, waiters),
                 None if !queued => {
                     s.requests.push_back((key, candidate.to_vec()));
                     queued = true;
                     self.changed.notify_all();
                 }
                 // Run and ended without an answer (cancelled, or failed to start).
-                None if !waiting => return Answer::None,
+                None if !in_requests => return Answer::None,
                 None => {}
             }
             if lost() {
                 s.requests.retain(|(k, _)| *k != key);
+                if let Some(token) = leave(&mut s, &key, &waiting) {
+                    token.abort();
+                }
                 return Answer::Lost;
             }
             // `lost` turns true without a notification when the winner was known without
@@ -200,7 +225,7 @@ impl Lookahead {
 
     /// For a worker: the next requested or announced candidate not run yet, with a permit
     /// taken, and whether it was requested; `None` once stopped.
-    pub fn next(&self, key_of: impl Fn(&[u8]) -> Key) -> Option<(Key, Vec<u8>, bool)> {
+    pub fn next(&self, key_of: impl Fn(&[u8]) -> Key) -> Option<(Key, Vec<u8>, bool, RunToken)> {
         let mut s = lock(&self.state);
         loop {
             if s.stopped {
@@ -211,18 +236,14 @@ impl Lookahead {
                     if s.slots.contains_key(&key) {
                         continue;
                     }
-                    s.free -= 1;
-                    s.slots.insert(key, Slot::Running { speculative: true });
-                    return Some((key, candidate, true));
+                    return Some(start(&mut s, key, candidate, true));
                 }
                 while let Some(candidate) = s.queue.pop_front() {
                     let key = key_of(&candidate);
                     if s.slots.contains_key(&key) {
                         continue;
                     }
-                    s.free -= 1;
-                    s.slots.insert(key, Slot::Running { speculative: true });
-                    return Some((key, candidate, false));
+                    return Some(start(&mut s, key, candidate, false));
                 }
             }
             s = self.wait(s, Duration::from_millis(50));
@@ -255,6 +276,51 @@ impl Lookahead {
                 )
             })
             .count() as u64
+    }
+}
+
+/// Take a permit and mark `key` as running speculatively, for [`Lookahead::next`].
+fn start(
+    s: &mut State,
+    key: Key,
+    candidate: Vec<u8>,
+    requested: bool,
+) -> (Key, Vec<u8>, bool, RunToken) {
+    let token = RunToken::new();
+    s.free -= 1;
+    s.slots.insert(
+        key,
+        Slot::Running {
+            speculative: true,
+            token: token.clone(),
+            waiters: 0,
+        },
+    );
+    (key, candidate, requested, token)
+}
+
+/// A test starts waiting for the run behind `token` (once per run: `waiting` remembers it).
+fn join(waiting: &mut Option<RunToken>, token: &RunToken, waiters: &mut usize) {
+    if !waiting.as_ref().is_some_and(|w| w.same(token)) {
+        *waiters += 1;
+        *waiting = Some(token.clone());
+    }
+}
+
+/// A test stops waiting for the run of `key` it joined (if that run is still under way):
+/// the run's token if it was speculative and nobody waits for it any more.
+fn leave(s: &mut State, key: &Key, waiting: &Option<RunToken>) -> Option<RunToken> {
+    let waiting = waiting.as_ref()?;
+    match s.slots.get_mut(key) {
+        Some(Slot::Running {
+            speculative,
+            token,
+            waiters,
+        }) if token.same(waiting) => {
+            *waiters = waiters.saturating_sub(1);
+            (*speculative && *waiters == 0).then(|| token.clone())
+        }
+        _ => None,
     }
 }
 

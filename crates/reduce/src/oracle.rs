@@ -59,6 +59,78 @@ pub trait Oracle: Send + Sync {
     fn run(&self, candidate: &[u8]) -> Outcome;
     /// Kill every running test (process groups) and make future runs return `Cancelled`.
     fn cancel(&self);
+    /// [`Oracle::run`], abortable from another thread through `token`: once
+    /// [`RunToken::abort`] is called the outcome is `Cancelled` (unknown), and an oracle that
+    /// can stop a run early does so. The default runs to the end unless aborted before it
+    /// starts; [`CommandOracle`] kills the run's process group.
+    fn run_abortable(&self, candidate: &[u8], token: &RunToken) -> Outcome {
+        if token.is_aborted() {
+            return Outcome::Cancelled;
+        }
+        let outcome = self.run(candidate);
+        if token.is_aborted() && !outcome.is_interesting() {
+            Outcome::Cancelled
+        } else {
+            outcome
+        }
+    }
+}
+
+/// A handle on one oracle run that another thread can abort. The speculative driver aborts
+/// the runs of its lost bets (issue 10), as C-Vise kills the workers of candidates past the
+/// first interesting one: their answers are not needed, and the CPU they would take is.
+#[derive(Clone, Debug, Default)]
+pub struct RunToken(Arc<Mutex<TokenState>>);
+
+#[derive(Debug, Default)]
+struct TokenState {
+    aborted: bool,
+    /// The process group of the run while its leader is unreaped (see the module's invariant).
+    group: Option<Pid>,
+}
+
+impl RunToken {
+    pub fn new() -> RunToken {
+        RunToken::default()
+    }
+
+    fn state(&self) -> MutexGuard<'_, TokenState> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Abort the run: kill its process group if it is under way; a run not started yet
+    /// returns `Cancelled` without starting.
+    pub fn abort(&self) {
+        let mut s = self.state();
+        s.aborted = true;
+        if let Some(group) = s.group {
+            let _ = kill_process_group(group, Signal::KILL);
+        }
+    }
+
+    pub fn is_aborted(&self) -> bool {
+        self.state().aborted
+    }
+
+    /// The same run (clones of one token).
+    pub fn same(&self, other: &RunToken) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+
+    /// The run's group leader `pid` was spawned (and is unreaped until [`RunToken::detach`]);
+    /// killed at once if the run was aborted meanwhile.
+    fn attach(&self, pid: Pid) {
+        let mut s = self.state();
+        s.group = Some(pid);
+        if s.aborted {
+            let _ = kill_process_group(pid, Signal::KILL);
+        }
+    }
+
+    /// The leader is about to be reaped: its group id may be reused from now on.
+    fn detach(&self) {
+        self.state().group = None;
+    }
 }
 
 /// How many lines of the oracle's stderr a [`RunReport`] keeps.
@@ -244,7 +316,7 @@ impl CommandOracle {
 
     /// Run once and keep the exit code and the first lines of stderr.
     pub fn run_report(&self, candidate: &[u8]) -> RunReport {
-        self.execute(candidate, true)
+        self.execute(candidate, true, None)
     }
 
     fn lock(&self) -> MutexGuard<'_, Running> {
@@ -252,7 +324,12 @@ impl CommandOracle {
         self.running.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn execute(&self, candidate: &[u8], capture_stderr: bool) -> RunReport {
+    fn execute(
+        &self,
+        candidate: &[u8],
+        capture_stderr: bool,
+        token: Option<&RunToken>,
+    ) -> RunReport {
         let start = Instant::now();
         let report = |outcome| RunReport {
             outcome,
@@ -261,7 +338,8 @@ impl CommandOracle {
             stderr_head: String::new(),
             elapsed: start.elapsed(),
         };
-        if self.lock().cancelled {
+        let aborted = || token.is_some_and(RunToken::is_aborted);
+        if self.lock().cancelled || aborted() {
             return report(Outcome::Cancelled);
         }
         // Dropped (and removed) on every path out of this function.
@@ -322,15 +400,21 @@ impl CommandOracle {
                 let _ = kill_process_group(pid, Signal::KILL);
             }
         }
+        if let Some(token) = token {
+            token.attach(pid);
+        }
         let stderr = child.stderr.take().map(StderrHead::spawn);
         let timed_out = self.wait_exited(pid, start);
         // The leader is a zombie now: its group id is still ours. Kill what it left behind.
         let _ = kill_process_group(pid, Signal::KILL);
+        if let Some(token) = token {
+            token.detach();
+        }
         let cancelled = {
             let mut running = self.lock();
             running.groups.retain(|&g| g != pid);
             running.cancelled
-        };
+        } || aborted();
         if let Some(watchdog) = &self.watchdog {
             watchdog.forget(pid);
         }
@@ -340,7 +424,7 @@ impl CommandOracle {
             Ok(s) => (s.code(), s.signal()),
             Err(_) => (None, None),
         };
-        // A run cut by treedd's own cancellation is `Cancelled` even if its deadline passed
+        // A run cut by treedd's own cancellation (or aborted) is `Cancelled` even if its deadline passed
         // meanwhile: its answer is unknown and must never be cached.
         let outcome = match status {
             Ok(s) if s.success() && !timed_out => Outcome::Interesting,
@@ -511,7 +595,11 @@ impl StderrHead {
 
 impl Oracle for CommandOracle {
     fn run(&self, candidate: &[u8]) -> Outcome {
-        self.execute(candidate, false).outcome
+        self.execute(candidate, false, None).outcome
+    }
+
+    fn run_abortable(&self, candidate: &[u8], token: &RunToken) -> Outcome {
+        self.execute(candidate, false, Some(token)).outcome
     }
 
     fn cancel(&self) {
@@ -654,6 +742,37 @@ mod tests {
         assert_eq!(runner.join().unwrap(), Outcome::Cancelled);
         assert!(start.elapsed() < Duration::from_secs(5));
         assert_eq!(o.run(b""), Outcome::Cancelled);
+        assert!(is_empty_dir(&t.path().join("tmp")));
+    }
+
+    #[test]
+    fn an_aborted_run_is_killed_and_cancelled() {
+        let t = tempfile::tempdir().unwrap();
+        let pidfile = t.path().join("pid");
+        let body = format!("sleep 30 & echo $! > {}; wait", pidfile.display());
+        let o = Arc::new(oracle(t.path(), &body));
+        let token = RunToken::new();
+        let runner = {
+            let (o, token) = (Arc::clone(&o), token.clone());
+            std::thread::spawn(move || o.run_abortable(b"", &token))
+        };
+        while !pidfile.exists() {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let start = Instant::now();
+        token.abort();
+        assert_eq!(runner.join().unwrap(), Outcome::Cancelled);
+        assert!(start.elapsed() < Duration::from_secs(5));
+        // A token aborted before its run starts: nothing runs.
+        let marker = t.path().join("ran");
+        let o = oracle(t.path(), &format!("touch {}", marker.display()));
+        let aborted = RunToken::new();
+        aborted.abort();
+        assert_eq!(o.run_abortable(b"", &aborted), Outcome::Cancelled);
+        assert!(!marker.exists());
+        // Only that run was aborted, not the oracle.
+        assert_eq!(o.run_abortable(b"", &RunToken::new()), Outcome::Interesting);
+        assert!(marker.exists());
         assert!(is_empty_dir(&t.path().join("tmp")));
     }
 

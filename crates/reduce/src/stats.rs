@@ -5,7 +5,8 @@
 pub struct Stats {
     /// Candidates the algorithms asked about (`Judge::test` calls).
     pub tests: u64,
-    /// Oracle processes actually started.
+    /// Oracle runs that answered (processes started, minus those killed unanswered: Ctrl-C,
+    /// and the lost bets in `killed`).
     pub oracle_runs: u64,
     /// Oracle runs that said "interesting".
     pub interesting: u64,
@@ -20,8 +21,11 @@ pub struct Stats {
     /// Oracle runs that could not be started (counted as not interesting, not cached).
     pub failed_to_start: u64,
     /// Speculative tests past the first interesting candidate of a sequence: bets on "not
-    /// interesting" that were lost, whose answers were not used.
+    /// interesting" that were lost, whose answers were not used (`killed` included).
     pub discarded: u64,
+    /// Speculative oracle runs killed before they answered, because the bet they served was
+    /// lost (not in `oracle_runs`).
+    pub killed: u64,
     /// Wall time of all oracle runs added up (divided by the reduction's wall time: the mean
     /// number of busy workers).
     pub busy_seconds: f64,

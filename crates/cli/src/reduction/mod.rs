@@ -16,7 +16,7 @@ use std::time::Duration;
 use anyhow::Context;
 use treedd_reduce::{
     Base, CommandOracle, Confirm, DdminOptions, Filter, Hoisting, Judge, JudgeOptions,
-    OnImprovement, Oracle, Outcome, TextUnit, TreeConfig,
+    OnImprovement, Oracle, Outcome, RunToken, TextUnit, TreeConfig,
 };
 use treedd_tree::RTree;
 
@@ -37,6 +37,10 @@ struct SharedOracle(Arc<CommandOracle>);
 impl Oracle for SharedOracle {
     fn run(&self, candidate: &[u8]) -> Outcome {
         self.0.run(candidate)
+    }
+
+    fn run_abortable(&self, candidate: &[u8], token: &RunToken) -> Outcome {
+        self.0.run_abortable(candidate, token)
     }
 
     fn cancel(&self) {
