@@ -394,6 +394,14 @@ impl Reduction {
         config.final_text_pass = self.args.final_text_pass;
         config.ddmin = ddmin;
         config.passes = self.passes();
+        let a = &self.args;
+        if a.algorithm.is_some() || a.hoist.is_some() || a.passes.is_some() || a.no_passes {
+            // The preset's alternative strategies go with its own configuration only.
+            config.alternatives.clear();
+        }
+        if a.no_fixpoint {
+            config.alternatives.clear();
+        }
         treedd_reduce::reduce_tree(&mut tree, judge, &config)
     }
 
