@@ -133,6 +133,10 @@ impl Lang {
                             text.extend_from_slice(&src[c.byte_range()]);
                             true
                         }),
+                        Piece::Inner => inner(node).is_some_and(|r| {
+                            text.extend_from_slice(&src[r]);
+                            true
+                        }),
                     });
                     if filled && text.len() < range.len() {
                         facts.rewrites.push((range.clone(), text));
@@ -232,6 +236,18 @@ fn field_path<'t>(node: tree_sitter::Node<'t>, path: &str) -> Option<tree_sitter
         };
     }
     Some(n)
+}
+
+/// The text range of `node` between its first and its last child (a block's statements,
+/// without the braces); `None` with fewer than two children.
+fn inner(node: tree_sitter::Node<'_>) -> Option<Range<usize>> {
+    let count = node.child_count();
+    if count < 2 {
+        return None;
+    }
+    let first = node.child(0)?;
+    let last = node.child(count - 1)?;
+    Some(first.end_byte()..last.start_byte())
 }
 
 /// The identifier tokens under `node`, in source order.

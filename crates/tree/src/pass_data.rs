@@ -88,11 +88,13 @@ pub(crate) struct RewriteSpec {
     pub parent: Option<String>,
 }
 
-/// A piece of a rewrite template: literal text or a field's text.
+/// A piece of a rewrite template: literal text, a field's text, or (`{..}`) the node's text
+/// without its first and last child: a block's statements without its braces.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Piece {
     Text(String),
     Field(String),
+    Inner,
 }
 
 /// A checked rewrite: the node kind and its template's pieces.
@@ -112,7 +114,10 @@ fn template_pieces(template: &str) -> Option<Vec<Piece>> {
             pieces.push(Piece::Text(rest[..open].to_string()));
         }
         let close = rest[open..].find('}')? + open;
-        pieces.push(Piece::Field(rest[open + 1..close].to_string()));
+        pieces.push(match &rest[open + 1..close] {
+            ".." => Piece::Inner,
+            field => Piece::Field(field.to_string()),
+        });
         rest = &rest[close + 1..];
     }
     if rest.contains('}') {
@@ -143,7 +148,7 @@ impl Bindings {
             out.extend_from_slice(match p {
                 Piece::Text(t) => t.as_bytes(),
                 Piece::Field(f) if f == "param" => param,
-                Piece::Field(_) => arg,
+                Piece::Field(_) | Piece::Inner => arg,
             });
         }
         out

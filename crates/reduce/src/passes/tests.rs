@@ -261,6 +261,29 @@ fn javascript_declarations_become_their_initializers() {
 }
 
 #[test]
+fn nested_blocks_lose_their_braces() {
+    // `{..}`: a block inside a block becomes its statements; a function body stays a block.
+    let src = "int f(int x) { x = 1; { int y = x; x = y; } return x; }";
+    let (out, _) = run(Lang::C, src, Pass::Rewrite, |c| c.contains("int y = x"));
+    assert_eq!(out, "int f(int x) { x = 1;  int y = x; x = y;  return x; }");
+    let src = "function f() { a(); { b(); c(); } }";
+    let (out, _) = run(Lang::JavaScript, src, Pass::Rewrite, |c| c.contains("c()"));
+    assert_eq!(out, "function f() { a();  b(); c();  }");
+    let src = "class A { void m() { { p(); q(); } } }";
+    let (out, _) = run(Lang::Java, src, Pass::Rewrite, |_| true);
+    assert_eq!(out, "class A { void m() {  p(); q();  } }");
+    let src = "package m\nfunc f() { { a(); b() } }\n";
+    let (out, _) = run(Lang::Go, src, Pass::Rewrite, |_| true);
+    assert_eq!(out, "package m\nfunc f() {  a(); b()  }\n");
+    // The oracle decides: a block whose braces matter (a shadowing declaration) stays.
+    let src = "int f(int x) { { int x = 2; g(x); } return x; }";
+    let (out, _) = run(Lang::C, src, Pass::Rewrite, |c| {
+        c.matches('{').count() == 2 && c.contains("int x = 2")
+    });
+    assert_eq!(out, src);
+}
+
+#[test]
 fn the_next_pass_starts_while_this_one_runs() {
     // With 2 jobs, `literals`' only candidate (`= 0`) waits until `rename`'s first candidate
     // (every spelling renamed: `int a;`) has started: announced before `literals` runs, it
