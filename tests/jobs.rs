@@ -127,3 +127,25 @@ every_jobs! {
     jobs_1_to_8_rust_borrow, presets_fixed_rust_borrow: "rust/borrow",
     jobs_1_to_8_typescript_generic, presets_fixed_typescript_generic: "typescript/generic",
 }
+
+/// Speculation kills its lost bets (issue 10): with 4 jobs, ddmin's first subset (the four
+/// lines from `KEEP`) wins after a third of a second while the later subsets run beside it as
+/// bets; the one holding `SLOW` would take 30 s to fail. That run is killed once the winner is
+/// known: `--stats` counts it as `killed` (and `discarded`), never as an answered oracle run,
+/// and the result is the one of `--jobs 1`. No later test of the reduction holds `SLOW`.
+#[test]
+fn lost_bets_are_killed() {
+    let oracle = r#"if grep -q KEEP "$1"; then sleep 0.3; exit 0; fi
+grep -q SLOW "$1" && sleep 30
+exit 1"#;
+    let d = Dir::text_case("KEEP\na\nb\nc\nSLOW\nd\ne\nf\n", oracle);
+    d.reduce(&["--unit", "line", "--jobs", "4", "--stats", "s.json", "-q"])
+        .expect_code(0);
+    assert_eq!(d.read_string("input.reduced.txt"), "KEEP\n");
+    let s = d.stats("s.json");
+    let killed = s["killed"].as_u64().unwrap();
+    assert!(killed >= 1, "{s}");
+    assert!(s["discarded"].as_u64().unwrap() >= killed, "{s}");
+    assert!(s["wall_seconds"].as_f64().unwrap() < 30.0, "{s}");
+    assert!(d.tmp_entries().is_empty(), "{:?}", d.tmp_entries());
+}

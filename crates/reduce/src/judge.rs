@@ -220,9 +220,11 @@ impl Judge {
     }
 
     /// Run `body` with `jobs` lookahead workers testing the candidates that
-    /// [`Judge::announce`] names (see `lookahead`); with one job, just `body`.
+    /// [`Judge::announce`] names (see `lookahead`); with one job, or inside another
+    /// `with_lookahead`, just `body`.
     pub(crate) fn with_lookahead<R>(&self, jobs: usize, body: impl FnOnce() -> R) -> R {
-        if jobs <= 1 {
+        // Nested (the final text pass of a tree reduction): the outer workers serve.
+        if jobs <= 1 || self.lookahead().is_some() {
             return body();
         }
         let la = Arc::new(Lookahead::new(jobs));

@@ -24,7 +24,8 @@ pub fn reduce_text(input: &[u8], unit: TextUnit, judge: &Judge, opts: &DdminOpti
     if opts.stop.is_none() {
         opts.stop = Some(judge.stop_flag());
     }
-    match unit {
+    // Bets run on the lookahead's workers, so lost ones are killed (see `driver`).
+    judge.with_lookahead(opts.jobs, || match unit {
         TextUnit::Line => pass(input, lines(input), judge, &opts, "text: lines"),
         TextUnit::Char => pass(input, chars(input), judge, &opts, "text: chars"),
         TextUnit::LineThenChar => {
@@ -32,7 +33,7 @@ pub fn reduce_text(input: &[u8], unit: TextUnit, judge: &Judge, opts: &DdminOpti
             let by_line = pass(input, lines(input), judge, &opts, "text: lines");
             pass(&by_line, chars(&by_line), judge, &opts, "text: chars")
         }
-    }
+    })
 }
 
 fn pass(
