@@ -10,8 +10,8 @@
 //! 3. The same with the repository's fixtures (gcc, g++, gofmt, javac, node, python3, rustc,
 //!    tsc).
 //!
-//! Every row reports wall time, its ratio to `--jobs 1`, oracle runs, the runs discarded as
-//! lost bets, the mean number of busy workers, treedd's own CPU as a share of the wall time,
+//! Every row reports wall time, its ratio to `--jobs 1`, oracle runs (that answered), the
+//! runs discarded as lost bets and how many of those were killed before they answered, the mean number of busy workers, treedd's own CPU as a share of the wall time,
 //! and whether the output is byte-identical to `--jobs 1`'s.
 
 use std::fmt::Write as _;
@@ -42,6 +42,8 @@ struct Row {
     wall: f64,
     runs: u64,
     discarded: u64,
+    /// Of `discarded`, runs killed before they answered (not in `runs`).
+    killed: u64,
     busy: f64,
     cpu_self: f64,
     output: Vec<u8>,
@@ -126,18 +128,19 @@ pub(super) fn speculation(treedd: Option<PathBuf>, publish: bool) -> Result<()> 
 }
 
 fn table(title: &str, rows: &[Row]) -> String {
-    let mut out = format!("## {title}\n\n| jobs | wall s | vs jobs 1 | oracle runs | vs jobs 1 | discarded | mean busy workers | treedd CPU / wall | output |\n|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+    let mut out = format!("## {title}\n\n| jobs | wall s | vs jobs 1 | oracle runs | vs jobs 1 | discarded | of which killed | mean busy workers | treedd CPU / wall | output |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
     let base = &rows[0];
     for r in rows {
         let _ = writeln!(
             out,
-            "| {} | {:.1} | {:.2}x | {} | {:.2}x | {} | {:.2} | {:.1}% | {} |",
+            "| {} | {:.1} | {:.2}x | {} | {:.2}x | {} | {} | {:.2} | {:.1}% | {} |",
             r.jobs,
             r.wall,
             r.wall / base.wall,
             r.runs,
             r.runs as f64 / base.runs as f64,
             r.discarded,
+            r.killed,
             r.busy,
             100.0 * r.cpu_self / r.wall,
             if r.output == base.output {
@@ -158,6 +161,7 @@ fn reduce_all(treedd: &Path, work: &Path, cases: &[Case], jobs: usize) -> Result
         wall: 0.0,
         runs: 0,
         discarded: 0,
+        killed: 0,
         busy: 0.0,
         cpu_self: 0.0,
         output: Vec::new(),
@@ -197,6 +201,7 @@ fn reduce_all(treedd: &Path, work: &Path, cases: &[Case], jobs: usize) -> Result
         total.wall += wall;
         total.runs += stat_u64(&s, "oracle_runs").unwrap_or(0);
         total.discarded += stat_u64(&s, "discarded").unwrap_or(0);
+        total.killed += stat_u64(&s, "killed").unwrap_or(0);
         total.busy += s["mean_busy_workers"].as_f64().unwrap_or(0.0) * wall;
         total.cpu_self += finished.cpu_self.unwrap_or(f64::NAN);
         total.output.extend(fs::read(&output)?);
