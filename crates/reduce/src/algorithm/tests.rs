@@ -1,0 +1,166 @@
+//! Unit tests of `algorithm` on the toy tree.
+
+use super::*;
+use crate::session::toy;
+
+#[test]
+fn names_are_the_papers_and_round_trip() {
+    let names: Vec<String> = TreeConfig::all16().iter().map(TreeConfig::name).collect();
+    assert_eq!(
+        names,
+        [
+            "HDD*",
+            "Hoist*+HDD*",
+            "HDDH*",
+            "Hoist*+HDDH*",
+            "HDD^r*",
+            "Hoist^r*+HDD^r*",
+            "HDDH^r*",
+            "Hoist^r*+HDDH^r*",
+            "Coarse HDD*",
+            "Coarse Hoist*+HDD*",
+            "Coarse HDDH*",
+            "Coarse Hoist*+HDDH*",
+            "Coarse HDD^r*",
+            "Coarse Hoist^r*+HDD^r*",
+            "Coarse HDDH^r*",
+            "Coarse Hoist^r*+HDDH^r*",
+        ]
+    );
+    for config in TreeConfig::all16() {
+        let parsed = TreeConfig::from_name(&config.name()).unwrap();
+        assert_eq!(
+            (parsed.base, parsed.hoist, parsed.fixpoint),
+            (config.base, config.hoist, true)
+        );
+        let once = TreeConfig {
+            fixpoint: false,
+            ..config.clone()
+        };
+        assert!(!once.name().contains('*'));
+        let parsed = TreeConfig::from_name(&once.name()).unwrap();
+        assert_eq!(
+            (parsed.base, parsed.hoist, parsed.fixpoint),
+            (config.base, config.hoist, false)
+        );
+    }
+}
+
+#[test]
+fn parsing_ignores_case_spaces_and_carets() {
+    let c: TreeConfig = "coarse hoist-r*+hddh-r*".parse().unwrap();
+    assert_eq!(
+        (c.base, c.hoist, c.fixpoint),
+        (Base::CoarseHddr, Hoisting::Both, true)
+    );
+    let c = TreeConfig::from_name("HDDr*").unwrap();
+    assert_eq!((c.base, c.hoist), (Base::Hddr, Hoisting::None));
+    let c = TreeConfig::from_name("HDDH^r* depth-first").unwrap();
+    assert_eq!(
+        (c.base, c.hoist, c.order),
+        (Base::Hddr, Hoisting::Interlace, TraversalOrder::DepthFirst)
+    );
+    assert_eq!(c.name(), "HDDH^r* depth-first");
+}
+
+#[test]
+fn bad_names_are_rejected_with_the_name_in_the_message() {
+    for bad in [
+        "",
+        "HDD+",
+        "Hoist*+HDD^r*",
+        "Hoist^r*+HDD*",
+        "HDD* depth-first",
+        "ddmin",
+        "Coarse",
+    ] {
+        let err = TreeConfig::from_name(bad).unwrap_err();
+        assert!(err.to_string().contains(&format!("`{bad}`")), "{err}");
+    }
+}
+
+#[test]
+fn presets() {
+    for name in PRESETS {
+        let by_preset = TreeConfig::preset(name).unwrap();
+        let by_name = TreeConfig::from_name(&name.to_uppercase()).unwrap();
+        assert_eq!(
+            (by_preset.base, by_preset.hoist),
+            (by_name.base, by_name.hoist)
+        );
+        assert!(by_preset.fixpoint && !by_preset.final_text_pass);
+    }
+    let names: Vec<String> = PRESETS
+        .iter()
+        .map(|p| TreeConfig::preset(p).unwrap().name())
+        .collect();
+    assert_eq!(
+        names,
+        ["HDDH*", "HDDH^r*", "Coarse HDD^r*"],
+        "the measured choices"
+    );
+    let d = TreeConfig::default();
+    let b = TreeConfig::preset("balanced").unwrap();
+    assert_eq!((d.base, d.hoist), (b.base, b.hoist));
+    assert!(TreeConfig::preset("tiny").is_err());
+}
+
+#[test]
+fn reduction_stops_when_the_judge_is_cancelled() {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::sync::{Arc, OnceLock};
+    let flag: Arc<OnceLock<Arc<AtomicBool>>> = Arc::default();
+    let runs = Arc::new(AtomicUsize::new(0));
+    let (flag2, runs2) = (Arc::clone(&flag), Arc::clone(&runs));
+    let oracle = crate::FnOracle::new(move |c: &[u8]| {
+        if runs2.fetch_add(1, Ordering::SeqCst) + 1 == 3 {
+            flag2.get().unwrap().store(true, Ordering::SeqCst);
+        }
+        toy::has(&String::from_utf8_lossy(c), "d")
+    });
+    let judge = Judge::new(Box::new(oracle), crate::JudgeOptions::default());
+    flag.set(judge.stop_flag()).unwrap();
+    let mut tree = toy::Toy::parse("(p (s a (s b)) (s c (s d)) (s e))");
+    for config in TreeConfig::all16() {
+        let out = String::from_utf8(reduce(&mut tree, &judge, &config)).unwrap();
+        assert!(toy::has(&out, "d"), "{out}");
+    }
+    assert_eq!(
+        runs.load(Ordering::SeqCst),
+        3,
+        "no oracle run after the cancel"
+    );
+}
+
+#[test]
+fn the_judge_knows_the_phase() {
+    let src = "(p (s a (s b)) (s c))";
+    for (name, phase) in [
+        ("Hoist^r*+HDDH^r*", "HDDH^r* pass 2, node "),
+        ("Coarse HDD", "Coarse HDD pass 1, level "),
+    ] {
+        let mut tree = toy::Toy::parse(src);
+        let (judge, _) = toy::judge(|c| toy::has(c, "b"));
+        reduce(&mut tree, &judge, &TreeConfig::from_name(name).unwrap());
+        assert!(
+            judge.phase().starts_with(phase),
+            "{name}: {}",
+            judge.phase()
+        );
+    }
+}
+
+#[test]
+fn final_text_pass_removes_what_the_tree_cannot() {
+    // The hidden tokens x and y are no units of the tree algorithms.
+    let interesting = |c: &str| c.contains('a');
+    for (text_pass, expected) in [(false, "x y a"), (true, "a")] {
+        let mut tree = toy::Toy::parse("(p .x .y a (q b))");
+        let (judge, _) = toy::judge(interesting);
+        let config = TreeConfig {
+            final_text_pass: text_pass,
+            ..TreeConfig::new(Base::Hdd, Hoisting::None)
+        };
+        assert_eq!(reduce(&mut tree, &judge, &config), expected.as_bytes());
+    }
+}

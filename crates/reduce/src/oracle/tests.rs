@@ -1,0 +1,235 @@
+//! Unit tests of the oracle runner, with shell scripts as oracles.
+
+use super::*;
+use std::os::unix::fs::PermissionsExt;
+
+fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
+    let path = dir.join(name);
+    fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+fn oracle(dir: &Path, body: &str) -> CommandOracle {
+    let program = script(dir, "oracle.sh", body);
+    let root = dir.join("tmp");
+    fs::create_dir_all(&root).unwrap();
+    CommandOracleBuilder::new(program)
+        .file_name("input.c")
+        .temp_root(root)
+        .timeout(Some(Duration::from_secs(20)))
+        .build()
+        .unwrap()
+}
+
+fn is_empty_dir(dir: &Path) -> bool {
+    fs::read_dir(dir).unwrap().next().is_none()
+}
+
+#[test]
+fn exit_status_decides() {
+    let t = tempfile::tempdir().unwrap();
+    let o = oracle(t.path(), r#"grep -q crash "$1""#);
+    assert_eq!(o.run(b"a crash here"), Outcome::Interesting);
+    assert_eq!(o.run(b"fine"), Outcome::NotInteresting { code: Some(1) });
+    assert!(is_empty_dir(&t.path().join("tmp")));
+}
+
+#[test]
+fn candidate_by_name_in_cwd() {
+    let t = tempfile::tempdir().unwrap();
+    let o = oracle(
+        t.path(),
+        r#"test "$(cat input.c)" = hello && test "$1" = "$PWD/input.c""#,
+    );
+    assert_eq!(o.run(b"hello"), Outcome::Interesting);
+    assert_eq!(o.run(b"bye"), Outcome::NotInteresting { code: Some(1) });
+}
+
+#[test]
+fn killed_by_signal_is_not_interesting() {
+    let t = tempfile::tempdir().unwrap();
+    let o = oracle(t.path(), "kill -9 $$");
+    assert_eq!(o.run(b""), Outcome::NotInteresting { code: None });
+    let r = o.run_report(b"");
+    assert_eq!(r.signal, Some(9));
+}
+
+#[test]
+fn report_keeps_stderr_head() {
+    let t = tempfile::tempdir().unwrap();
+    let o = oracle(
+        t.path(),
+        "i=0; while [ $i -lt 5000 ]; do echo line$i >&2; i=$((i+1)); done; exit 3",
+    );
+    let r = o.run_report(b"x");
+    assert_eq!(r.outcome, Outcome::NotInteresting { code: Some(3) });
+    assert_eq!(r.code, Some(3));
+    let lines: Vec<&str> = r.stderr_head.lines().collect();
+    assert_eq!(lines.len(), STDERR_HEAD_LINES);
+    assert_eq!(lines[0], "line0");
+}
+
+#[test]
+fn large_stdout_does_not_block() {
+    let t = tempfile::tempdir().unwrap();
+    let o = oracle(
+        t.path(),
+        "head -c 1000000 /dev/zero; head -c 1000000 /dev/zero >&2",
+    );
+    assert_eq!(o.run(b""), Outcome::Interesting);
+    assert_eq!(o.run_report(b"").outcome, Outcome::Interesting);
+}
+
+#[test]
+fn timeout_kills_group() {
+    let t = tempfile::tempdir().unwrap();
+    let pidfile = t.path().join("pid");
+    let body = format!("sleep 30 & echo $! > {}; wait", pidfile.display());
+    let mut o = oracle(t.path(), &body);
+    o.set_timeout(Some(Duration::from_millis(300)));
+    for use_pidfd in [true, false] {
+        o.use_pidfd = use_pidfd;
+        let start = Instant::now();
+        assert_eq!(o.run(b""), Outcome::TimedOut);
+        assert!(start.elapsed() < Duration::from_secs(5));
+        let pid: i32 = fs::read_to_string(&pidfile)
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        // The grandchild was killed; it may still be a zombie of a dead parent for a moment.
+        let gone = (0..100).any(|_| {
+            let alive =
+                fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| !s.contains(") Z "));
+            if alive {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            !alive
+        });
+        assert!(gone, "grandchild {pid} survived the timeout");
+    }
+    assert!(is_empty_dir(&t.path().join("tmp")));
+}
+
+#[test]
+fn cancel_kills_running_and_future_runs() {
+    let t = tempfile::tempdir().unwrap();
+    let o = Arc::new(oracle(t.path(), "sleep 30"));
+    let runner = {
+        let o = Arc::clone(&o);
+        std::thread::spawn(move || o.run(b""))
+    };
+    // Wait until the run is registered, then cancel it.
+    while o.lock().groups.is_empty() {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let start = Instant::now();
+    o.cancel();
+    assert_eq!(runner.join().unwrap(), Outcome::Cancelled);
+    assert!(start.elapsed() < Duration::from_secs(5));
+    assert_eq!(o.run(b""), Outcome::Cancelled);
+    assert!(is_empty_dir(&t.path().join("tmp")));
+}
+
+#[test]
+fn an_aborted_run_is_killed_and_cancelled() {
+    let t = tempfile::tempdir().unwrap();
+    let pidfile = t.path().join("pid");
+    let body = format!("sleep 30 & echo $! > {}; wait", pidfile.display());
+    let o = Arc::new(oracle(t.path(), &body));
+    let token = RunToken::new();
+    let runner = {
+        let (o, token) = (Arc::clone(&o), token.clone());
+        std::thread::spawn(move || o.run_abortable(b"", &token))
+    };
+    while !pidfile.exists() {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let start = Instant::now();
+    token.abort();
+    assert_eq!(runner.join().unwrap(), Outcome::Cancelled);
+    assert!(start.elapsed() < Duration::from_secs(5));
+    // A token aborted before its run starts: nothing runs.
+    let marker = t.path().join("ran");
+    let o = oracle(t.path(), &format!("touch {}", marker.display()));
+    let aborted = RunToken::new();
+    aborted.abort();
+    assert_eq!(o.run_abortable(b"", &aborted), Outcome::Cancelled);
+    assert!(!marker.exists());
+    // Only that run was aborted, not the oracle.
+    assert_eq!(o.run_abortable(b"", &RunToken::new()), Outcome::Interesting);
+    assert!(marker.exists());
+    assert!(is_empty_dir(&t.path().join("tmp")));
+}
+
+#[test]
+fn parallel_runs_do_not_share_files() {
+    let t = tempfile::tempdir().unwrap();
+    let o = oracle(
+        t.path(),
+        r#"test "$(ls | wc -l)" = 1 || exit 2; c=$(cat input.c); sleep 0.05; test "$(cat input.c)" = "$c""#,
+    );
+    let results: Vec<Outcome> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..8)
+            .map(|i| {
+                let o = &o;
+                s.spawn(move || o.run(format!("{i}").as_bytes()))
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert!(results.iter().all(Outcome::is_interesting), "{results:?}");
+}
+
+#[test]
+fn build_errors() {
+    let t = tempfile::tempdir().unwrap();
+    let missing = t.path().join("nope.sh");
+    assert!(matches!(
+        CommandOracleBuilder::new(&missing).build(),
+        Err(Error::OracleNotFound(_))
+    ));
+    let plain = t.path().join("plain.sh");
+    fs::write(&plain, "#!/bin/sh\n").unwrap();
+    assert!(matches!(
+        CommandOracleBuilder::new(&plain).build(),
+        Err(Error::OracleNotExecutable(_))
+    ));
+    assert!(matches!(
+        CommandOracleBuilder::new(t.path()).build(),
+        Err(Error::OracleNotExecutable(_))
+    ));
+    assert!(matches!(
+        CommandOracleBuilder::new("treedd-no-such-program-anywhere").build(),
+        Err(Error::OracleNotFound(_))
+    ));
+    assert!(matches!(
+        CommandOracleBuilder::new("true")
+            .temp_root(t.path().join("missing"))
+            .build(),
+        Err(Error::TempRoot { .. })
+    ));
+    // A bare name is looked up in PATH.
+    assert!(CommandOracleBuilder::new("true").build().is_ok());
+    let ok = script(t.path(), "ok.sh", "exit 0");
+    assert!(matches!(
+        CommandOracleBuilder::new(&ok).file_name("a/b.c").build(),
+        Err(Error::BadFileName(_))
+    ));
+}
+
+#[test]
+fn exec_format_error_fails_to_start() {
+    let t = tempfile::tempdir().unwrap();
+    let bad = t.path().join("bad");
+    fs::write(&bad, [0x7f, b'E', b'L', b'F', 0, 0, 0, 0]).unwrap();
+    fs::set_permissions(&bad, fs::Permissions::from_mode(0o755)).unwrap();
+    let o = CommandOracleBuilder::new(&bad)
+        .temp_root(t.path())
+        .build()
+        .unwrap();
+    assert!(matches!(o.run(b""), Outcome::FailedToStart(_)));
+    // Only the program is left: the run's temporary directory is gone.
+    assert_eq!(fs::read_dir(t.path()).unwrap().count(), 1);
+}
