@@ -172,28 +172,31 @@ fn launcher_runs_every_oracle_run_with_its_directory_under_workdir() {
     let runs = d.stats("s.json")["oracle_runs"].as_u64().unwrap();
     let calls = d.read_string("calls");
     let dirs = d.read_string("dirs");
-    // Every run, the check of the original included, went through the launcher.
-    assert!(runs > 10);
-    assert_eq!(calls.lines().count() as u64, dirs.lines().count() as u64);
+    // Every run, the check of the original included, went through the launcher (and the
+    // killed lost bets, which are not in `oracle_runs`).
+    assert!(runs >= 8, "{runs}");
+    // A lost bet may be killed between the launcher's log line and the oracle's.
+    assert!(calls.lines().count() >= dirs.lines().count());
     assert!(calls.lines().count() as u64 >= runs);
     let oracle = d.join("oracle.sh").canonicalize().unwrap();
     let work = d.join("work").canonicalize().unwrap();
     // (Two jobs: the lines of parallel runs interleave.)
-    let dirs: std::collections::HashSet<&str> = dirs.lines().collect();
+    let mut called = std::collections::HashSet::new();
     for call in calls.lines() {
         let parts: Vec<&str> = call.split('|').collect();
         assert_eq!(parts[0], "--flag", "{call}");
         assert_eq!(Path::new(parts[1]), oracle, "{call}");
         let dir = Path::new(parts[2]).parent().unwrap();
         assert!(
-            dirs.contains(dir.to_str().unwrap()),
-            "{call}: ran elsewhere"
-        );
-        assert!(
             dir.starts_with(&work),
             "{call} not under {}",
             work.display()
         );
+        called.insert(dir.to_str().unwrap().to_string());
+    }
+    // Every oracle ran where its launcher call said.
+    for dir in dirs.lines() {
+        assert!(called.contains(dir), "{dir}: ran elsewhere");
     }
     // Nothing left behind in the workdir or in TMPDIR.
     assert_eq!(fs::read_dir(&work).unwrap().count(), 0);
