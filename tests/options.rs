@@ -237,8 +237,8 @@ fn ddmin_options_reach_the_tree_algorithms() {
         assert_eq!(s["subsets"], extra.is_empty());
         results.push(out);
     }
-    // (The passes then merge what is left into one function: `subtrees` and `tokens` put
-    // `a`'s calls into `h`, as this oracle only counts calls.)
+    // (The passes then leave one function around the calls: `tokens` removes what no node
+    // boundary allows, and this oracle only counts calls.)
     assert_eq!(results[0], "int h() {  h() + h(); }\n");
     assert_ne!(results[0], results[1]);
 }
