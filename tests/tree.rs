@@ -144,8 +144,8 @@ fn jobs_do_not_change_a_tree_reduction() {
         results.push(d.read_string(&out));
     }
     assert_eq!(results[0], results[1]);
-    // (`a()` is hoisted to `a`: this oracle only counts calls.)
-    assert_eq!(results[0], "int h(){}\nint a { return h() + h(); }\n");
+    // (This oracle only counts calls: the passes leave one function around them.)
+    assert_eq!(results[0], "int h() {  h() + h(); }\n");
 }
 
 #[test]
