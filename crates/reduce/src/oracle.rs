@@ -424,8 +424,8 @@ impl CommandOracle {
             Ok(s) => (s.code(), s.signal()),
             Err(_) => (None, None),
         };
-        // A run cut by treedd's own cancellation (or aborted) is `Cancelled` even if its deadline passed
-        // meanwhile: its answer is unknown and must never be cached.
+        // A run cut by treedd's own cancellation (or aborted) is `Cancelled` even if its
+        // deadline passed meanwhile: its answer is unknown and must never be cached.
         let outcome = match status {
             Ok(s) if s.success() && !timed_out => Outcome::Interesting,
             _ if cancelled => Outcome::Cancelled,

@@ -148,6 +148,7 @@ impl Bindings {
             out.extend_from_slice(match p {
                 Piece::Text(t) => t.as_bytes(),
                 Piece::Field(f) if f == "param" => param,
+                // `{arg}`: the checks leave no other placeholder.
                 Piece::Field(_) | Piece::Inner => arg,
             });
         }
@@ -270,9 +271,10 @@ impl PassData {
         data.inline = spec.inline;
         if let Some(b) = spec.bindings {
             let param = template_pieces(&b.param).unwrap_or_default();
+            // Every placeholder (`{..}` included) must be one of the two.
             let fields: Vec<&Piece> = param
                 .iter()
-                .filter(|p| matches!(p, Piece::Field(_)))
+                .filter(|p| !matches!(p, Piece::Text(_)))
                 .collect();
             let want = [Piece::Field("param".into()), Piece::Field("arg".into())];
             if !fields.iter().copied().eq(want.iter()) {
@@ -312,5 +314,21 @@ mod tests {
         );
         assert!(template_pieces("{a").is_none());
         assert!(template_pieces("a}").is_none());
+        assert_eq!(template_pieces("{..}").unwrap(), [Piece::Inner]);
+    }
+
+    #[test]
+    fn bindings_name_param_then_arg_and_nothing_else() {
+        let ts: tree_sitter::Language = tree_sitter_c::LANGUAGE.into();
+        let load = |param: &str| {
+            let text =
+                format!("[bindings]\nopen = \"({{\"\nparam = \"{param}\"\nclose = \"}})\"\n");
+            PassData::new("c", &text, &ts, std::iter::empty())
+        };
+        assert!(load("{param}={arg};").is_ok());
+        for bad in ["{arg}={param};", "{param};", "{param}={arg}{..};"] {
+            let err = load(bad).unwrap_err();
+            assert!(err.contains("[bindings] param"), "{bad}: {err}");
+        }
     }
 }

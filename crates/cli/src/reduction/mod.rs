@@ -395,11 +395,9 @@ impl Reduction {
         config.ddmin = ddmin;
         config.passes = self.passes();
         let a = &self.args;
-        if a.algorithm.is_some() || a.hoist.is_some() || a.passes.is_some() || a.no_passes {
+        let own = a.algorithm.is_some() || a.hoist.is_some() || a.passes.is_some() || a.no_passes;
+        if own || a.no_fixpoint {
             // The preset's alternative strategies go with its own configuration only.
-            config.alternatives.clear();
-        }
-        if a.no_fixpoint {
             config.alternatives.clear();
         }
         treedd_reduce::reduce_tree(&mut tree, judge, &config)

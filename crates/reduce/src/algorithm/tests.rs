@@ -104,7 +104,10 @@ fn presets() {
     assert_eq!((d.base, d.hoist), (b.base, b.hoist));
     // The measured passes: all nine for the default and `smallest`, none for `fastest`.
     assert_eq!(b.passes, Pass::ALL.to_vec());
-    assert_eq!(TreeConfig::preset("smallest").unwrap().passes, Pass::ALL.to_vec());
+    assert_eq!(
+        TreeConfig::preset("smallest").unwrap().passes,
+        Pass::ALL.to_vec()
+    );
     assert!(TreeConfig::preset("fastest").unwrap().passes.is_empty());
     assert!(TreeConfig::preset("tiny").is_err());
 }
