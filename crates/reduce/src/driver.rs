@@ -22,7 +22,8 @@
 //! background, holding a core each.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
 
 use crate::lookahead::bet::{self, Bet};
 use crate::Judge;
@@ -68,6 +69,15 @@ pub(crate) fn first_passing(
     first
 }
 
+/// A watch on the earliest unanswered index of a speculating [`first_true_watched`]: once it
+/// has been under test for `after`, it is probably interesting (see `lookahead`'s bets on
+/// success) and `slow(i)` is called, once per index, on the caller's thread, which is idle
+/// otherwise: ddmin names there what it tests next if `i` wins.
+pub(crate) struct Watch<'a> {
+    pub after: Duration,
+    pub slow: &'a (dyn Fn(usize) + Sync),
+}
+
 /// The first `i` in `0..n` for which `test(i)` is `Some(true)` (`None`: nothing to test at
 /// `i`), speculating with `jobs` workers as described in the module docs; also every outcome
 /// obtained (indices past the first `true` may have been tested too: the lost bets). Stops
@@ -78,47 +88,125 @@ pub(crate) fn first_true(
     stopped: &(dyn Fn() -> bool + Sync),
     test: &(dyn Fn(usize) -> Option<bool> + Sync),
 ) -> (Option<usize>, Vec<Option<bool>>) {
-    let outcomes: Mutex<Vec<Option<bool>>> = Mutex::new(vec![None; n]);
+    first_true_watched(jobs, n, stopped, test, None)
+}
+
+/// What the workers of [`first_true_watched`] share with the caller's thread.
+struct Progress {
+    outcomes: Vec<Option<bool>>,
+    /// When each index was handed out, until it answered.
+    pending: Vec<Option<Instant>>,
+    /// Workers still taking indices.
+    active: usize,
+}
+
+/// [`first_true`] with a [`Watch`] on the earliest unanswered index (only when speculating).
+pub(crate) fn first_true_watched(
+    jobs: usize,
+    n: usize,
+    stopped: &(dyn Fn() -> bool + Sync),
+    test: &(dyn Fn(usize) -> Option<bool> + Sync),
+    watch: Option<&Watch>,
+) -> (Option<usize>, Vec<Option<bool>>) {
+    let speculating = jobs > 1 && n > 1;
+    let workers = if speculating { jobs.min(n) } else { 1 };
+    let progress = Mutex::new(Progress {
+        outcomes: vec![None; n],
+        pending: vec![None; n],
+        active: workers,
+    });
+    let changed = Condvar::new();
     let next = AtomicUsize::new(0);
     let found = Arc::new(AtomicUsize::new(usize::MAX));
-    let speculating = jobs > 1 && n > 1;
-    let worker = || loop {
-        if stopped() {
-            return;
-        }
-        let i = next.fetch_add(1, Ordering::SeqCst);
-        if i >= n || i > found.load(Ordering::SeqCst) {
-            return;
-        }
-        let outcome = if speculating {
-            bet::enter(Bet::new(Arc::clone(&found), i));
-            let outcome = test(i);
-            if bet::leave() {
-                None
-            } else {
-                outcome
+    let worker = || {
+        loop {
+            if stopped() {
+                break;
             }
-        } else {
-            test(i)
-        };
-        lock(&outcomes)[i] = outcome;
-        if outcome == Some(true) {
-            found.fetch_min(i, Ordering::SeqCst);
+            let i = next.fetch_add(1, Ordering::SeqCst);
+            if i >= n || i > found.load(Ordering::SeqCst) {
+                break;
+            }
+            if speculating {
+                lock(&progress).pending[i] = Some(Instant::now());
+            }
+            let outcome = if speculating {
+                bet::enter(Bet::new(Arc::clone(&found), i));
+                let outcome = test(i);
+                if bet::leave() {
+                    None
+                } else {
+                    outcome
+                }
+            } else {
+                test(i)
+            };
+            if outcome == Some(true) {
+                found.fetch_min(i, Ordering::SeqCst);
+            }
+            let mut p = lock(&progress);
+            p.outcomes[i] = outcome;
+            p.pending[i] = None;
+            drop(p);
+            changed.notify_all();
         }
+        lock(&progress).active -= 1;
+        changed.notify_all();
     };
     if !speculating {
         // One worker on this thread: a plain loop that stops at the first `true`.
         worker();
     } else {
         std::thread::scope(|scope| {
-            for _ in 0..jobs.min(n) {
+            for _ in 0..workers {
                 scope.spawn(worker);
+            }
+            if let Some(watch) = watch {
+                watch_earliest(watch, &progress, &changed, &found);
             }
         });
     }
     let found = found.load(Ordering::SeqCst);
-    let outcomes = outcomes.into_inner().unwrap_or_else(|e| e.into_inner());
+    let outcomes = progress
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .outcomes;
     ((found != usize::MAX).then_some(found), outcomes)
+}
+
+/// The caller's thread while the workers run: call `watch.slow(i)` for the earliest
+/// unanswered index `i` (below any known winner) once it has been under test for
+/// `watch.after`.
+fn watch_earliest(
+    watch: &Watch,
+    progress: &Mutex<Progress>,
+    changed: &Condvar,
+    found: &AtomicUsize,
+) {
+    let mut called = usize::MAX;
+    let mut p = lock(progress);
+    while p.active > 0 {
+        let earliest = p.pending.iter().position(Option::is_some);
+        let due = earliest
+            .filter(|&i| i != called && i < found.load(Ordering::SeqCst))
+            .and_then(|i| Some((i, p.pending[i]? + watch.after)));
+        match due {
+            Some((i, due)) if Instant::now() >= due => {
+                called = i;
+                drop(p);
+                (watch.slow)(i);
+                p = lock(progress);
+            }
+            Some((_, due)) => {
+                let wait = due.saturating_duration_since(Instant::now());
+                p = changed
+                    .wait_timeout(p, wait)
+                    .unwrap_or_else(|e| e.into_inner())
+                    .0;
+            }
+            None => p = changed.wait(p).unwrap_or_else(|e| e.into_inner()),
+        }
+    }
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {

@@ -6,8 +6,9 @@
 
 use std::collections::VecDeque;
 
-use crate::session::{candidate_test, Session, Step, Tree};
-use crate::{ddmin_indices, hoist, TraversalOrder};
+use crate::ddmin::ddmin_indices_ahead;
+use crate::session::{candidate_test, JudgeAhead, Session, Step, Tree};
+use crate::{hoist, TraversalOrder};
 
 /// The level-by-level algorithms: HDD, Coarse HDD, HDDH, Coarse HDDH (with `step.prune`) and
 /// Hoist, Coarse Hoist (without). One pass from the root (level 0) to the deepest level.
@@ -295,7 +296,7 @@ fn prune_all<T: Tree>(s: &mut Session<T>, nodes: &[T::Node], step: Step) -> Vec<
     for (i, &n) in nodes.iter().enumerate() {
         position[T::index(n)] = i;
     }
-    let test = |kept: &[usize]| -> bool {
+    let candidate = |kept: &[usize]| -> Vec<u8> {
         let mut keep = vec![false; nodes.len()];
         for &k in kept {
             keep[k] = true;
@@ -304,9 +305,20 @@ fn prune_all<T: Tree>(s: &mut Session<T>, nodes: &[T::Node], step: Step) -> Vec<
             let i = T::index(n);
             i < size && position[i] != usize::MAX && !keep[position[i]]
         };
-        candidate_test(judge, current, &tree.unparse_pruned(&pruned))
+        tree.unparse_pruned(&pruned)
     };
-    let mut kept = ddmin_indices(nodes.len(), &test, &s.ddmin);
+    let test = |kept: &[usize]| candidate_test(judge, current, &candidate(kept));
+    // After a ddmin that keeps one node: the test of removing it too (below).
+    let lone = |kept: &[usize]| match kept.len() {
+        1 => vec![candidate(&[])],
+        _ => Vec::new(),
+    };
+    let ahead = JudgeAhead {
+        judge,
+        candidate: &candidate,
+        then: Some(&lone),
+    };
+    let mut kept = ddmin_indices_ahead(nodes.len(), &test, &s.ddmin, Some(&ahead));
     if kept.len() < nodes.len() {
         let mut keep = vec![false; nodes.len()];
         for &k in &kept {

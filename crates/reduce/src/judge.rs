@@ -282,6 +282,20 @@ impl Judge {
         }
     }
 
+    /// A bet on success (see `lookahead`): `candidates` are what the algorithm tests next if
+    /// `pending` (under test now) is interesting. Only inside [`Judge::with_lookahead`].
+    pub(crate) fn announce_if(&self, pending: &[u8], candidates: Vec<Vec<u8>>) {
+        if let Some(la) = self.lookahead() {
+            la.announce_if(Cache::key(pending), candidates);
+        }
+    }
+
+    /// How long a run must have lasted to be probably interesting (`lookahead::Lookahead::
+    /// win_after`); `None` outside [`Judge::with_lookahead`] or while durations do not tell.
+    pub(crate) fn win_after(&self) -> Option<std::time::Duration> {
+        self.lookahead().and_then(|la| la.win_after())
+    }
+
     fn improved(&self, candidate: &[u8]) {
         if candidate.len() >= self.best_len.load(Ordering::SeqCst) {
             return;

@@ -9,10 +9,21 @@
 //!
 //! Oracle runs are bounded by `jobs` permits in all: the algorithm's own tests take a permit
 //! first, speculative runs only take one that nobody on the main line is waiting for.
+//!
+//! **Bets on success** ([`Lookahead::announce_if`]). Betting that every pending candidate
+//! fails (C-Vise's bet) cannot shorten a chain of interesting candidates: each one must answer
+//! before the next is known. But an interesting run often takes longer than a failing one (a
+//! compiler's crash comes late, a syntax error early; a grep that fails ends the run at once).
+//! The lookahead keeps the durations of recent runs by answer and derives [`Lookahead::
+//! win_after`]: how long a run must have lasted before it is more likely interesting than not.
+//! A *branch* is what the algorithm tests next if a given pending candidate is interesting;
+//! once that candidate's run has lasted that long, idle workers test the branch first. If the
+//! candidate fails after all, the branch is dropped and its runs are killed. Where durations
+//! do not tell answers apart (a sleep oracle), there is no such time and nothing changes.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Condvar, Mutex, MutexGuard};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::cache::Key;
 use crate::RunToken;
@@ -25,6 +36,9 @@ enum Slot {
         speculative: bool,
         token: RunToken,
         waiters: usize,
+        since: Instant,
+        /// For a run of a branch: the candidate whose success the branch bets on.
+        condition: Option<Key>,
     },
     Done {
         interesting: bool,
@@ -35,6 +49,9 @@ enum Slot {
 
 struct State {
     queue: VecDeque<Vec<u8>>,
+    /// Bets on success: (condition, what is tested next if the condition is interesting).
+    branches: Vec<(Key, VecDeque<Vec<u8>>)>,
+    durations: Durations,
     /// Runs the speculative driver asked for (see [`Lookahead::request`]): before `queue`.
     requests: VecDeque<(Key, Vec<u8>)>,
     slots: HashMap<Key, Slot>,
@@ -66,11 +83,67 @@ fn lock(m: &Mutex<State>) -> MutexGuard<'_, State> {
 /// How many announced candidates wait at most (older announcements are dropped first).
 const QUEUE_LIMIT: usize = 256;
 
+/// How many branches are kept at most (the oldest is dropped first).
+const BRANCH_LIMIT: usize = 4;
+
+/// How many recent run durations are kept per answer.
+const DURATION_WINDOW: usize = 256;
+
+/// How many runs of each answer must have been seen before durations are trusted.
+const DURATION_MIN: usize = 3;
+
+/// Recent durations of runs that answered, by answer.
+#[derive(Default)]
+struct Durations {
+    interesting: VecDeque<Duration>,
+    failing: VecDeque<Duration>,
+}
+
+impl Durations {
+    fn add(&mut self, took: Duration, interesting: bool) {
+        let list = if interesting {
+            &mut self.interesting
+        } else {
+            &mut self.failing
+        };
+        if list.len() == DURATION_WINDOW {
+            list.pop_front();
+        }
+        list.push_back(took);
+    }
+
+    /// The shortest time `t` such that, among the recent runs that lasted longer than `t`,
+    /// more were interesting than not: a run still going after `t` is more likely
+    /// interesting than not. `None` until both answers were seen [`DURATION_MIN`] times, or
+    /// when no such time exists (durations do not tell the answers apart).
+    fn win_after(&self) -> Option<Duration> {
+        if self.interesting.len() < DURATION_MIN || self.failing.len() < DURATION_MIN {
+            return None;
+        }
+        let mut interesting: Vec<Duration> = self.interesting.iter().copied().collect();
+        let mut failing: Vec<Duration> = self.failing.iter().copied().collect();
+        interesting.sort_unstable();
+        failing.sort_unstable();
+        // Only the observed durations (and 0) can be the shortest such time.
+        std::iter::once(Duration::ZERO)
+            .chain(failing.iter().copied())
+            .chain(interesting.iter().copied())
+            .filter(|&t| {
+                let longer_i = interesting.len() - interesting.partition_point(|&d| d <= t);
+                let longer_f = failing.len() - failing.partition_point(|&d| d <= t);
+                longer_i >= DURATION_MIN && longer_i > longer_f
+            })
+            .min()
+    }
+}
+
 impl Lookahead {
     pub fn new(jobs: usize) -> Lookahead {
         Lookahead {
             state: Mutex::new(State {
                 queue: VecDeque::new(),
+                branches: Vec::new(),
+                durations: Durations::default(),
                 requests: VecDeque::new(),
                 slots: HashMap::new(),
                 free: jobs.max(1),
@@ -87,6 +160,28 @@ impl Lookahead {
         s.queue = candidates.into_iter().take(QUEUE_LIMIT).collect();
         drop(s);
         self.changed.notify_all();
+    }
+
+    /// A bet on success: `candidates` are what the algorithm tests next if `condition` is
+    /// interesting (and everything after it fails). Idle workers test them before anything
+    /// else once `condition`'s run has lasted [`Lookahead::win_after`] (or answered
+    /// interesting); dropped, and their runs killed, if it answers not interesting.
+    pub fn announce_if(&self, condition: Key, candidates: Vec<Vec<u8>>) {
+        let mut s = lock(&self.state);
+        s.branches.retain(|(c, _)| *c != condition);
+        if s.branches.len() == BRANCH_LIMIT {
+            s.branches.remove(0);
+        }
+        let queue = candidates.into_iter().take(QUEUE_LIMIT).collect();
+        s.branches.push((condition, queue));
+        drop(s);
+        self.changed.notify_all();
+    }
+
+    /// How long a run must have lasted to be probably interesting, from the recent runs'
+    /// durations (see the module docs); `None`: durations do not tell (yet).
+    pub fn win_after(&self) -> Option<Duration> {
+        lock(&self.state).durations.win_after()
     }
 
     /// The main line wants to test `key`: `Some(answer)` if a run of it finished or is in
@@ -128,6 +223,8 @@ impl Lookahead {
                 speculative: false,
                 token: RunToken::new(),
                 waiters: 0,
+                since: Instant::now(),
+                condition: None,
             },
         );
         None
@@ -204,6 +301,15 @@ impl Lookahead {
     pub fn finish(&self, key: Key, interesting: Option<bool>, speculative: bool) {
         let mut s = lock(&self.state);
         s.free += 1;
+        if let (Some(interesting), Some(Slot::Running { since, .. })) =
+            (interesting, s.slots.get(&key))
+        {
+            let took = since.elapsed();
+            s.durations.add(took, interesting);
+        }
+        if interesting == Some(false) {
+            lose_branch(&mut s, &key);
+        }
         match interesting {
             Some(interesting) => {
                 s.slots.insert(
@@ -231,22 +337,29 @@ impl Lookahead {
             if s.stopped {
                 return None;
             }
+            let mut timeout = Duration::from_millis(50);
             if s.free > 0 && s.main_waiting == 0 {
+                let win_after = s.durations.win_after();
+                if let Some((condition, key, candidate)) =
+                    branch_candidate(&mut s, win_after, &key_of, &mut timeout)
+                {
+                    return Some(start(&mut s, key, candidate, false, Some(condition)));
+                }
                 while let Some((key, candidate)) = s.requests.pop_front() {
                     if s.slots.contains_key(&key) {
                         continue;
                     }
-                    return Some(start(&mut s, key, candidate, true));
+                    return Some(start(&mut s, key, candidate, true, None));
                 }
                 while let Some(candidate) = s.queue.pop_front() {
                     let key = key_of(&candidate);
                     if s.slots.contains_key(&key) {
                         continue;
                     }
-                    return Some(start(&mut s, key, candidate, false));
+                    return Some(start(&mut s, key, candidate, false, None));
                 }
             }
-            s = self.wait(s, Duration::from_millis(50));
+            s = self.wait(s, timeout);
         }
     }
 
@@ -255,6 +368,7 @@ impl Lookahead {
         let mut s = lock(&self.state);
         s.stopped = true;
         s.queue.clear();
+        s.branches.clear();
         s.requests.clear();
         drop(s);
         self.changed.notify_all();
@@ -285,6 +399,7 @@ fn start(
     key: Key,
     candidate: Vec<u8>,
     requested: bool,
+    condition: Option<Key>,
 ) -> (Key, Vec<u8>, bool, RunToken) {
     let token = RunToken::new();
     s.free -= 1;
@@ -294,9 +409,74 @@ fn start(
             speculative: true,
             token: token.clone(),
             waiters: 0,
+            since: Instant::now(),
+            condition,
         },
     );
     (key, candidate, requested, token)
+}
+
+/// The next candidate of a branch whose condition is probably interesting (running for
+/// `win_after` at least), not run yet. (Once the condition has answered, the algorithm asks
+/// for what it needs itself: its requests come first again.) Lowers `timeout` to when the
+/// next running condition becomes due.
+fn branch_candidate(
+    s: &mut State,
+    win_after: Option<Duration>,
+    key_of: &impl Fn(&[u8]) -> Key,
+    timeout: &mut Duration,
+) -> Option<(Key, Key, Vec<u8>)> {
+    let State {
+        branches, slots, ..
+    } = s;
+    for (condition, queue) in branches.iter_mut().rev() {
+        let due = match slots.get(condition) {
+            Some(Slot::Running { since, .. }) => match win_after {
+                Some(after) => {
+                    let elapsed = since.elapsed();
+                    if elapsed < after {
+                        *timeout = (*timeout).min(after - elapsed + Duration::from_millis(1));
+                    }
+                    elapsed >= after
+                }
+                None => false,
+            },
+            _ => false,
+        };
+        if !due {
+            continue;
+        }
+        while let Some(candidate) = queue.pop_front() {
+            let key = key_of(&candidate);
+            if !slots.contains_key(&key) {
+                return Some((*condition, key, candidate));
+            }
+        }
+    }
+    None
+}
+
+/// `condition` answered not interesting: its branch is dropped and the branch's runs nobody
+/// waits for are killed.
+fn lose_branch(s: &mut State, condition: &Key) {
+    let before = s.branches.len();
+    s.branches.retain(|(c, _)| c != condition);
+    if s.branches.len() == before {
+        return;
+    }
+    for slot in s.slots.values() {
+        if let Slot::Running {
+            token,
+            waiters: 0,
+            condition: Some(c),
+            ..
+        } = slot
+        {
+            if c == condition {
+                token.abort();
+            }
+        }
+    }
 }
 
 /// A test starts waiting for the run behind `token` (once per run: `waiting` remembers it).
@@ -316,6 +496,7 @@ fn leave(s: &mut State, key: &Key, waiting: &Option<RunToken>) -> Option<RunToke
             speculative,
             token,
             waiters,
+            ..
         }) if token.same(waiting) => {
             *waiters = waiters.saturating_sub(1);
             (*speculative && *waiters == 0).then(|| token.clone())
@@ -385,3 +566,6 @@ pub(crate) mod bet {
         });
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -43,8 +43,10 @@ use std::ops::Range;
 
 use treedd_tree::{glue, Bindings, Facts, Inlinable, Lang, ListSite, RTree};
 
+use crate::ddmin::ddmin_indices_ahead;
 use crate::driver::first_interesting;
-use crate::{ddmin_indices, DdminOptions, Judge};
+use crate::session::JudgeAhead;
+use crate::{DdminOptions, Judge};
 
 /// A transformation pass. [`Pass::ALL`] is also the order in which a round runs them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -282,7 +284,12 @@ impl<'a> Passes<'a> {
             let c = candidate(kept);
             c == current || self.judge.test(&c)
         };
-        let kept = ddmin_indices(units.len(), &test, &self.ddmin);
+        let ahead = JudgeAhead {
+            judge: self.judge,
+            candidate: &candidate,
+            then: None,
+        };
+        let kept = ddmin_indices_ahead(units.len(), &test, &self.ddmin, Some(&ahead));
         if kept.len() < units.len() {
             let c = candidate(&kept);
             // The ddmin result is interesting (tested, or the unchanged text).

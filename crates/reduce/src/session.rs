@@ -169,6 +169,32 @@ pub(crate) fn candidate_test(judge: &Judge, current: &[u8], candidate: &[u8]) ->
     candidate == current || judge.test(candidate)
 }
 
+/// What a caller tests after ddmin returns a given configuration (see [`JudgeAhead`]).
+pub(crate) type Then<'a> = &'a (dyn Fn(&[usize]) -> Vec<Vec<u8>> + Sync);
+
+/// ddmin's bets on success ([`crate::ddmin::Ahead`]) for a ddmin whose configurations become
+/// candidates through `candidate`: the branch is announced to the judge's lookahead, followed
+/// by what the caller tests after ddmin returns a given result (`then`).
+pub(crate) struct JudgeAhead<'a, F> {
+    pub judge: &'a Judge,
+    pub candidate: F,
+    pub then: Option<Then<'a>>,
+}
+
+impl<F: Fn(&[usize]) -> Vec<u8> + Sync> crate::ddmin::Ahead for JudgeAhead<'_, F> {
+    fn win_after(&self) -> Option<std::time::Duration> {
+        self.judge.win_after()
+    }
+
+    fn branch(&self, pending: &[usize], next: Vec<Vec<usize>>, result: Option<&[usize]>) {
+        let mut next: Vec<Vec<u8>> = next.iter().map(|c| (self.candidate)(c)).collect();
+        if let (Some(then), Some(result)) = (self.then, result) {
+            next.extend(then(result));
+        }
+        self.judge.announce_if(&(self.candidate)(pending), next);
+    }
+}
+
 /// A toy reduction tree for the algorithms' unit tests, written as an s-expression:
 /// `(kind child ...)` is a rule node (`(kind/R ...)` when its replacement is `R`, empty
 /// otherwise), a bare word is a removable token, `.word` a hidden token. Rule nodes of the

@@ -32,9 +32,11 @@
 //! The files: this one holds the options, the entry points and the rounds on the
 //! speculative driver; `greeddy.rs` GreeDDy's windows; `parts.rs` a round's subsets, Zeller's
 //! split, the set fingerprints and the known outcomes; `all_fail.rs` the sequence ddmin tests
-//! when every test fails (for the lookahead); `tests.rs` the unit tests.
+//! when every test fails (for the lookahead); `branch.rs` what it tests after a given
+//! candidate wins (bets on success, [`Ahead`]); `tests.rs` the unit tests.
 
 mod all_fail;
+mod branch;
 mod greeddy;
 mod parts;
 #[cfg(test)]
@@ -44,6 +46,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 pub(crate) use self::all_fail::all_fail_sequence;
+pub(crate) use self::branch::Ahead;
 use self::greeddy::thread_pool;
 use self::parts::{split, unit_print, Known, Parts};
 
@@ -117,6 +120,17 @@ pub fn ddmin_indices(
     test: &(dyn Fn(&[usize]) -> bool + Sync),
     opts: &DdminOptions,
 ) -> Vec<usize> {
+    ddmin_indices_ahead(len, test, opts, None)
+}
+
+/// [`ddmin_indices`] that also bets on success through `ahead` (see [`Ahead`]): the same
+/// result, sooner when interesting tests take longer than failing ones.
+pub(crate) fn ddmin_indices_ahead(
+    len: usize,
+    test: &(dyn Fn(&[usize]) -> bool + Sync),
+    opts: &DdminOptions,
+    ahead: Option<&dyn Ahead>,
+) -> Vec<usize> {
     let jobs = opts.jobs.max(1);
     let pool = if jobs > 1 { thread_pool(jobs) } else { None };
     let mut run = Run {
@@ -126,6 +140,7 @@ pub fn ddmin_indices(
         pool,
         known: Known::default(),
         unit_prints: (0..len).map(unit_print).collect(),
+        ahead: ahead.filter(|_| jobs > 1),
     };
     let mut config: Vec<usize> = (0..len).collect();
     loop {
@@ -176,6 +191,8 @@ struct Run<'a> {
     known: Known,
     /// `unit_print` of every unit.
     unit_prints: Vec<u128>,
+    /// Bets on success (only with several jobs).
+    ahead: Option<&'a dyn Ahead>,
 }
 
 impl Run<'_> {
@@ -188,16 +205,24 @@ impl Run<'_> {
 
     /// One execution of ddmin on `config` (in place). Returns true if stopped.
     fn ddmin2(&mut self, config: &mut Vec<usize>) -> bool {
-        let mut bounds = split(config.len(), self.nu);
-        // Where the next complement round starts (see `order`).
-        let mut offset = 0;
+        let bounds = split(config.len(), self.nu);
+        self.ddmin2_from(config, bounds, 0)
+    }
+
+    /// [`Run::ddmin2`] from the subsets `bounds` with the rotation `offset` (where the next
+    /// complement round starts, see `order`).
+    fn ddmin2_from(
+        &mut self,
+        config: &mut Vec<usize>,
+        mut bounds: Vec<usize>,
+        mut offset: usize,
+    ) -> bool {
         while config.len() >= 2 {
             let step = if self.opts.greeddy {
                 self.round(config, &bounds, offset)
             } else {
                 self.rounds_speculative(config, &mut bounds, &mut offset)
             };
-            let n = bounds.len() - 1;
             match step {
                 Step::Stopped => return true,
                 Step::Subset(i) => {
@@ -208,26 +233,7 @@ impl Run<'_> {
                     self.known.shrunk_to(config.len());
                 }
                 Step::Remove { removed, first } => {
-                    let mut kept = Vec::with_capacity(config.len());
-                    let mut new_bounds = vec![0];
-                    for k in 0..n {
-                        if removed.binary_search(&k).is_err() {
-                            kept.extend_from_slice(&config[bounds[k]..bounds[k + 1]]);
-                            new_bounds.push(kept.len());
-                        }
-                    }
-                    *config = kept;
-                    // Keep the existing splitting (n - |removed| subsets); with a single subset
-                    // left, start over at min(|c|, nu) (000: mu^nu).
-                    // The next round starts with removing the subset after `first`.
-                    offset = first - removed.iter().filter(|&&k| k < first).count();
-                    bounds = if new_bounds.len() > 2 {
-                        new_bounds
-                    } else {
-                        offset = 0;
-                        split(config.len(), self.nu)
-                    };
-                    offset %= bounds.len() - 1;
+                    (bounds, offset) = self.remove(config, &bounds, &removed, first);
                     self.known.shrunk_to(config.len());
                 }
                 Step::Nothing => match self.finer(config.len(), &bounds, offset) {
@@ -237,6 +243,39 @@ impl Run<'_> {
             }
         }
         false
+    }
+
+    /// Remove the subsets `removed` (ascending; `first` found first) of `config` split at
+    /// `bounds`: the subsets and rotation of the next round.
+    fn remove(
+        &self,
+        config: &mut Vec<usize>,
+        bounds: &[usize],
+        removed: &[usize],
+        first: usize,
+    ) -> (Vec<usize>, usize) {
+        let n = bounds.len() - 1;
+        let mut kept = Vec::with_capacity(config.len());
+        let mut new_bounds = vec![0];
+        for k in 0..n {
+            if removed.binary_search(&k).is_err() {
+                kept.extend_from_slice(&config[bounds[k]..bounds[k + 1]]);
+                new_bounds.push(kept.len());
+            }
+        }
+        *config = kept;
+        // Keep the existing splitting (n - |removed| subsets); with a single subset
+        // left, start over at min(|c|, nu) (000: mu^nu).
+        // The next round starts with removing the subset after `first`.
+        let mut offset = first - removed.iter().filter(|&&k| k < first).count();
+        let bounds = if new_bounds.len() > 2 {
+            new_bounds
+        } else {
+            offset = 0;
+            split(config.len(), self.nu)
+        };
+        offset %= bounds.len() - 1;
+        (bounds, offset)
     }
 
     /// The candidates of a round in the order the options ask for. Complements are rotated by
@@ -336,18 +375,39 @@ impl Run<'_> {
             .collect();
         let test = self.test;
         let stop = || self.stopped();
-        let (first, outcomes) =
-            crate::driver::first_true(self.opts.jobs, candidates.len(), &stop, &|i| {
+        let config_of = |i: usize| {
+            let (r, c) = &candidates[i];
+            match c.kind {
+                Kind::Subset(k) => config[rounds[*r].0[k]..rounds[*r].0[k + 1]].to_vec(),
+                Kind::Complement(k) => parts[*r].without(&[k]),
+            }
+        };
+        // Bets on success: once the earliest candidate under test has run long enough to be
+        // probably interesting, name what comes after it (see `branch.rs`).
+        let slow = |i: usize| {
+            if let Some(ahead) = self.ahead {
                 let (r, c) = &candidates[i];
-                if c.known_interesting {
+                let limit = 4 * self.opts.jobs + 4;
+                let (next, result) = self.after_win(config, &rounds[*r].0, c.kind, limit);
+                ahead.branch(&config_of(i), next, result.as_deref());
+            }
+        };
+        let watch = self
+            .ahead
+            .and_then(|ahead| ahead.win_after())
+            .map(|after| crate::driver::Watch { after, slow: &slow });
+        let (first, outcomes) = crate::driver::first_true_watched(
+            self.opts.jobs,
+            candidates.len(),
+            &stop,
+            &|i| {
+                if candidates[i].1.known_interesting {
                     return Some(true);
                 }
-                let config = match c.kind {
-                    Kind::Subset(k) => config[rounds[*r].0[k]..rounds[*r].0[k + 1]].to_vec(),
-                    Kind::Complement(k) => parts[*r].without(&[k]),
-                };
-                Some(test(&config))
-            });
+                Some(test(&config_of(i)))
+            },
+            watch.as_ref(),
+        );
         drop(parts);
         let round = first.map_or(rounds.len() - 1, |i| candidates[i].0);
         (*bounds, *offset) = rounds.swap_remove(round);

@@ -102,7 +102,7 @@ pub(super) fn unit_print(i: usize) -> u128 {
 /// Outcomes known from earlier tests, by configuration size, so that entries that can no
 /// longer be asked about (not smaller than the current configuration) are dropped. Mostly
 /// uninteresting configurations; interesting ones only when a window found several.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(super) struct Known {
     outcome: HashMap<u128, bool>,
     by_size: BTreeMap<usize, Vec<u128>>,

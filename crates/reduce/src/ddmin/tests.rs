@@ -557,3 +557,53 @@ fn worst_case_bound_holds_for_the_classic_worst_case() {
         assert!(log.len() <= n * n + 3 * n);
     }
 }
+
+#[test]
+fn after_win_is_what_ddmin_tests_after_that_win() {
+    let len = 16;
+    let config: Vec<usize> = (0..len).collect();
+    let bounds = split(len, 2);
+    for (mode, kind) in [
+        (Mode::ComplementsOnly, Kind::Complement(0)),
+        (Mode::ComplementsOnly, Kind::Complement(1)),
+        (Mode::SubsetsFirst, Kind::Subset(1)),
+        (Mode::ComplementsFirst, Kind::Complement(1)),
+    ] {
+        for fixpoint in [false, true] {
+            let opts = DdminOptions {
+                fixpoint,
+                ..options(mode, 2, 1, false)
+            };
+            let winner = match kind {
+                Kind::Subset(k) => config[bounds[k]..bounds[k + 1]].to_vec(),
+                Kind::Complement(k) => Parts::new(&config, &bounds, &[0; 16]).without(&[k]),
+            };
+            // ddmin where the winner is the only interesting configuration.
+            let log = Mutex::new(Vec::new());
+            let test = |c: &[usize]| {
+                log.lock().unwrap().push(c.to_vec());
+                c == winner.as_slice()
+            };
+            let result = ddmin_indices(len, &test, &opts);
+            let log = log.into_inner().unwrap();
+            let won = log.iter().position(|c| *c == winner).expect("tested");
+            let never = |_: &[usize]| false;
+            let run = Run {
+                test: &never,
+                opts: &opts,
+                nu: 2,
+                pool: None,
+                known: Known::default(),
+                unit_prints: (0..len).map(unit_print).collect(),
+                ahead: None,
+            };
+            let what = format!("{mode:?} {kind:?} fixpoint {fixpoint}");
+            let (next, end) = run.after_win(&config, &bounds, kind, 1000);
+            assert_eq!(next, log[won + 1..], "{what}");
+            assert_eq!(end, Some(result), "{what}");
+            let (cut, end) = run.after_win(&config, &bounds, kind, 3);
+            assert_eq!(cut, log[won + 1..won + 4], "{what}");
+            assert_eq!(end, None, "{what}: cut before ddmin's end");
+        }
+    }
+}

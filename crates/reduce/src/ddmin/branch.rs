@@ -1,0 +1,81 @@
+//! Bets on success (issue 10, see `lookahead`): what ddmin tests after a candidate of a round
+//! wins, for the lookahead's workers to test while that candidate's run is still under way.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use super::parts::split;
+use super::{DdminOptions, Kind, Run};
+
+/// The judge's side of ddmin's bets on success (`session::JudgeAhead` turns configurations
+/// into candidates).
+pub(crate) trait Ahead: Sync {
+    /// How long a test must have been under way to be probably interesting (`None`: the
+    /// durations of the runs so far do not tell).
+    fn win_after(&self) -> Option<Duration>;
+
+    /// `pending`, under test now, is probably interesting: `next` is what ddmin tests after
+    /// it if it is and every later test fails, in order, and `result` what ddmin then returns
+    /// (`None` when `next` was cut before ddmin's end).
+    fn branch(&self, pending: &[usize], next: Vec<Vec<usize>>, result: Option<&[usize]>);
+}
+
+impl Run<'_> {
+    /// What ddmin tests, in order, after the candidate `kind` of a round on `config` (split at
+    /// `bounds`) wins and every later test fails: at most `limit` configurations, and the
+    /// configuration ddmin then returns if the limit was not reached. ddmin itself runs from
+    /// the state the win leads to, with a recording test that always fails, so the sequence
+    /// follows every knob (like `all_fail_sequence`).
+    pub(super) fn after_win(
+        &self,
+        config: &[usize],
+        bounds: &[usize],
+        kind: Kind,
+        limit: usize,
+    ) -> (Vec<Vec<usize>>, Option<Vec<usize>>) {
+        let mut config = config.to_vec();
+        let (bounds, offset) = match kind {
+            Kind::Subset(k) => {
+                config = config[bounds[k]..bounds[k + 1]].to_vec();
+                (split(config.len(), self.nu), 0)
+            }
+            Kind::Complement(k) => self.remove(&mut config, bounds, &[k], k),
+        };
+        let seen: Mutex<Vec<Vec<usize>>> = Mutex::new(Vec::new());
+        let stop = Arc::new(AtomicBool::new(limit == 0));
+        let opts = DdminOptions {
+            jobs: 1,
+            greeddy: false,
+            stop: Some(Arc::clone(&stop)),
+            ..self.opts.clone()
+        };
+        let record = |c: &[usize]| {
+            let mut seen = seen.lock().unwrap_or_else(|e| e.into_inner());
+            seen.push(c.to_vec());
+            if seen.len() >= limit {
+                stop.store(true, Ordering::SeqCst);
+            }
+            false
+        };
+        let mut known = self.known.clone();
+        known.shrunk_to(config.len());
+        let mut sim = Run {
+            test: &record,
+            opts: &opts,
+            nu: self.nu,
+            pool: None,
+            known,
+            unit_prints: self.unit_prints.clone(),
+            ahead: None,
+        };
+        // The win shrank the configuration: with DDMIN*, another ddmin follows this one.
+        let mut stopped = sim.ddmin2_from(&mut config, bounds, offset);
+        if !stopped && self.opts.fixpoint {
+            stopped = sim.ddmin2(&mut config);
+        }
+        drop(sim);
+        let seen = seen.into_inner().unwrap_or_else(|e| e.into_inner());
+        (seen, (!stopped).then_some(config))
+    }
+}

@@ -1,0 +1,158 @@
+//! Unit tests of the lookahead's bets on success.
+
+use std::collections::HashSet;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use super::Durations;
+use crate::ddmin::ddmin_indices_ahead;
+use crate::session::JudgeAhead;
+use crate::{DdminOptions, FnOracle, Judge, JudgeOptions};
+
+fn durations(interesting: &[u64], failing: &[u64]) -> Durations {
+    let mut d = Durations::default();
+    for &ms in interesting {
+        d.add(Duration::from_millis(ms), true);
+    }
+    for &ms in failing {
+        d.add(Duration::from_millis(ms), false);
+    }
+    d
+}
+
+#[test]
+fn a_run_is_probably_interesting_once_it_outlasts_most_failing_runs() {
+    let ms = |ms| Some(Duration::from_millis(ms));
+    // Too few failing runs seen.
+    assert_eq!(durations(&[50, 55, 60], &[4, 5]).win_after(), None);
+    // Past 5 ms: 3 interesting runs lasted longer, 2 failing ones (6, 7 ms).
+    assert_eq!(durations(&[50, 55, 60], &[4, 5, 6, 7]).win_after(), ms(5));
+    // Past 7 ms only interesting runs are left.
+    assert_eq!(
+        durations(&[50, 55, 60], &[4, 5, 6, 7, 7, 7]).win_after(),
+        ms(7)
+    );
+    // Durations that do not tell the answers apart (a sleep oracle), or a failing tail as
+    // long as the interesting runs: no such time.
+    assert_eq!(durations(&[100; 3], &[100; 6]).win_after(), None);
+    assert_eq!(
+        durations(&[50; 3], &[4, 4, 4, 60, 60, 60, 60]).win_after(),
+        None
+    );
+    // Interesting runs that are the fast ones: never.
+    assert_eq!(durations(&[2, 2, 2], &[50, 50, 50]).win_after(), None);
+}
+
+/// One oracle run: when it started and ended, the units it kept, its answer.
+type Run = (Instant, Instant, HashSet<u8>, bool);
+
+static RUNS: Mutex<Vec<Run>> = Mutex::new(Vec::new());
+
+#[test]
+fn what_follows_a_slow_run_is_tested_while_it_runs() {
+    // 64 units, interesting iff units 10 and 50 are both kept. Interesting runs take 200 ms,
+    // failing ones 2 ms: once a run has lasted a few milliseconds it is probably interesting,
+    // and the idle worker tests what ddmin tests after it wins.
+    let oracle = FnOracle::new(|c: &[u8]| {
+        let start = Instant::now();
+        let interesting = c.contains(&10) && c.contains(&50);
+        std::thread::sleep(Duration::from_millis(if interesting { 200 } else { 2 }));
+        let units = c.iter().copied().collect();
+        let mut runs = RUNS.lock().unwrap_or_else(|e| e.into_inner());
+        runs.push((start, Instant::now(), units, interesting));
+        interesting
+    });
+    let judge = Judge::new(Box::new(oracle), JudgeOptions::default());
+    let candidate = |kept: &[usize]| kept.iter().map(|&k| k as u8).collect::<Vec<u8>>();
+    let test = |kept: &[usize]| judge.test(&candidate(kept));
+    let ahead = JudgeAhead {
+        judge: &judge,
+        candidate: &candidate,
+        then: None,
+    };
+    // Complements only: no candidate of a round is a subset of another of the same round, so
+    // a run started during an interesting one and keeping a subset of its units can only
+    // come from a bet on its success.
+    let opts = DdminOptions {
+        jobs: 2,
+        subsets: false,
+        ..DdminOptions::default()
+    };
+    let kept = judge.with_lookahead(2, || ddmin_indices_ahead(64, &test, &opts, Some(&ahead)));
+    assert_eq!(kept, vec![10, 50], "the result of every number of jobs");
+    // The configurations ddmin accepts (what one job finds interesting, in order).
+    let chain = Mutex::new(Vec::new());
+    let one_job = |kept: &[usize]| {
+        let interesting = kept.contains(&10) && kept.contains(&50);
+        if interesting {
+            let units: HashSet<u8> = kept.iter().map(|&k| k as u8).collect();
+            chain.lock().unwrap().push(units);
+        }
+        interesting
+    };
+    let opts_one = DdminOptions { jobs: 1, ..opts };
+    crate::ddmin_indices(64, &one_job, &opts_one);
+    let chain = chain.into_inner().unwrap();
+    let runs = RUNS.lock().unwrap_or_else(|e| e.into_inner());
+    // Lost bets that happen to be interesting (still running: `FnOracle` runs cannot be
+    // killed) do not count: only the runs whose answer ddmin used.
+    let success_bets = runs
+        .iter()
+        .filter(|(a_start, a_end, a, interesting)| {
+            *interesting
+                && chain.contains(a)
+                && runs.iter().any(|(b_start, _, b, _)| {
+                    b_start > a_start && b_start < a_end && b.len() < a.len() && b.is_subset(a)
+                })
+        })
+        .count();
+    assert!(
+        success_bets >= 2,
+        "{success_bets} interesting runs had what follows them tested while they ran"
+    );
+}
+
+#[test]
+fn a_branch_runs_once_its_condition_is_due_and_dies_with_it() {
+    use super::Lookahead;
+    use crate::Cache;
+    for condition_interesting in [false, true] {
+        let la = Lookahead::new(2);
+        super::lock(&la.state).durations = durations(&[50, 55, 60], &[1, 1, 1]);
+        let condition = Cache::key(b"condition");
+        assert_eq!(
+            la.claim(condition),
+            None,
+            "the main line runs the condition"
+        );
+        la.announce_if(condition, vec![b"next".to_vec()]);
+        std::thread::sleep(Duration::from_millis(5));
+        let (key, candidate, requested, token) = la.next(Cache::key).expect("a branch run");
+        assert_eq!(
+            (key, candidate.as_slice()),
+            (Cache::key(b"next"), &b"next"[..])
+        );
+        assert!(!requested);
+        la.finish(condition, Some(condition_interesting), false);
+        assert_eq!(
+            token.is_aborted(),
+            !condition_interesting,
+            "the branch's run is killed iff its condition fails"
+        );
+    }
+}
+
+#[test]
+fn a_branch_waits_while_its_condition_is_not_yet_probably_interesting() {
+    use super::Lookahead;
+    use crate::Cache;
+    let la = Lookahead::new(2);
+    // A run must last 1 s to be probably interesting; the announced queue goes first.
+    super::lock(&la.state).durations = durations(&[1000, 1000, 1000], &[999, 999, 999]);
+    let condition = Cache::key(b"condition");
+    assert_eq!(la.claim(condition), None);
+    la.announce_if(condition, vec![b"if it wins".to_vec()]);
+    la.announce(vec![b"if it fails".to_vec()]);
+    let (_, candidate, _, _) = la.next(Cache::key).expect("a run");
+    assert_eq!(candidate, b"if it fails");
+}
