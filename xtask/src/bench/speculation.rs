@@ -4,7 +4,10 @@
 //! 1. An I/O-bound oracle: 0.1 s of `sleep` (a remote build, a device test) and a cheap check
 //!    (the tokens of the Perses authors' `trigger.c` occur in order, via grep and awk), on
 //!    Perses' gcc-71626 input from `../shared/suites` (treedd's syntax filter stands for the
-//!    compiler's parser). `--jobs` 1, 2, 4 and 8 with the default preset.
+//!    compiler's parser). `--jobs` 1, 2, 4 and 8 with the default preset. Then the same
+//!    check with the cost depending on the answer (0.2 s when interesting, 0.02 s when not: a
+//!    crash late in a compiler's pipeline), `--jobs` 1, 2 and 4: what the bets on success
+//!    gain.
 //! 2. Real oracles on this machine's cores: the 13 JRTS cases with their own oracles (node),
 //!    `--jobs` 1 and 2.
 //! 3. The same with the repository's fixtures (gcc, g++, gofmt, javac, node, python3, rustc,
@@ -36,6 +39,19 @@ grep -oE '[A-Za-z0-9_]+|[^[:space:]A-Za-z0-9_]' "$1" |
        k < m && $0 == t[k + 1] { k++ } END { exit !(k == m) }'
 "#;
 
+/// The same check, with the answer's cost the other way round from a crash that comes late: a
+/// run that finds the tokens sleeps 0.2 s, one that does not 0.02 s (a compiler that rejects a
+/// broken candidate early and crashes late in its pipeline on an interesting one). The
+/// lookahead's bets on success (`crates/reduce/src/lookahead.rs`) are for such oracles.
+const SLOW_WIN_ORACLE: &str = r#"#!/bin/sh
+if grep -oE '[A-Za-z0-9_]+|[^[:space:]A-Za-z0-9_]' "$1" |
+  awk -v want="$(dirname "$0")/trigger.tok" 'BEGIN { while ((getline l < want) > 0) t[++m] = l }
+       k < m && $0 == t[k + 1] { k++ } END { exit !(k == m) }'
+then sleep 0.2; exit 0
+else sleep 0.02; exit 1
+fi
+"#;
+
 /// One reduction's figures.
 struct Row {
     jobs: usize,
@@ -64,25 +80,23 @@ pub(super) fn speculation(treedd: Option<PathBuf>, publish: bool) -> Result<()> 
         sleep_dir.join("trigger.tok"),
         tokens(&trigger).join("\n") + "\n",
     )?;
-    let oracle = sleep_dir.join("oracle.sh");
-    fs::write(&oracle, SLEEP_ORACLE)?;
-    make_executable(&oracle)?;
-    let sleep_case = Case {
-        name: "gcc-71626-sleep".to_string(),
-        input: perses.join("input.c"),
-        oracle,
-    };
-    let sleep_rows: Vec<Row> = [1, 2, 4, 8]
-        .iter()
-        .map(|&jobs| {
-            reduce_all(
-                &treedd,
-                work.path(),
-                std::slice::from_ref(&sleep_case),
-                jobs,
-            )
+    let sleep_case = |name: &str, script: &str| -> Result<Case> {
+        let oracle = sleep_dir.join(format!("{name}.sh"));
+        fs::write(&oracle, script)?;
+        make_executable(&oracle)?;
+        Ok(Case {
+            name: format!("gcc-71626-{name}"),
+            input: perses.join("input.c"),
+            oracle,
         })
-        .collect::<Result<_>>()?;
+    };
+    let rows_of = |case: &Case, jobs: &[usize]| -> Result<Vec<Row>> {
+        jobs.iter()
+            .map(|&jobs| reduce_all(&treedd, work.path(), std::slice::from_ref(case), jobs))
+            .collect()
+    };
+    let sleep_rows = rows_of(&sleep_case("sleep", SLEEP_ORACLE)?, &[1, 2, 4, 8])?;
+    let slow_win_rows = rows_of(&sleep_case("slow-win", SLOW_WIN_ORACLE)?, &[1, 2, 4])?;
 
     // 2. JRTS with its real oracles.
     let jrts = discover(&shared.join("suites/jrts"))?;
@@ -103,6 +117,10 @@ pub(super) fn speculation(treedd: Option<PathBuf>, publish: bool) -> Result<()> 
     md += &table(
         "Sleep oracle (0.1 s + token check) on perses gcc-71626 (18,975 bytes)",
         &sleep_rows,
+    );
+    md += &table(
+        "Interesting runs slower: 0.2 s when the tokens are found, 0.02 s when not, same input",
+        &slow_win_rows,
     );
     md += &table(
         &format!(

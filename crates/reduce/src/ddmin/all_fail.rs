@@ -1,4 +1,5 @@
-//! The sequence ddmin tests when every test fails, for the lookahead of HDDr.
+//! The sequence ddmin tests when every test fails, for the lookahead of HDDr, and the
+//! recording test that finds it (also for `branch.rs`).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -9,22 +10,50 @@ use super::{ddmin_indices, DdminOptions};
 /// `limit` configurations): the sequence the lookahead of HDDr announces for the nodes after
 /// the current one (see `lookahead`).
 pub(crate) fn all_fail_sequence(len: usize, opts: &DdminOptions, limit: usize) -> Vec<Vec<usize>> {
-    let seen: Mutex<Vec<Vec<usize>>> = Mutex::new(Vec::new());
-    let stop = Arc::new(AtomicBool::new(limit == 0));
-    let opts = DdminOptions {
-        jobs: 1,
+    let recorder = Recorder::new(limit);
+    let opts = recorder.options(&DdminOptions {
         fixpoint: false,
-        stop: Some(Arc::clone(&stop)),
         ..opts.clone()
-    };
-    let record = |c: &[usize]| {
-        let mut seen = seen.lock().unwrap_or_else(|e| e.into_inner());
+    });
+    ddmin_indices(len, &|c| recorder.test(c), &opts);
+    recorder.into_seen()
+}
+
+/// A test that fails every configuration and records it, stopping ddmin after `limit`.
+pub(super) struct Recorder {
+    seen: Mutex<Vec<Vec<usize>>>,
+    stop: Arc<AtomicBool>,
+    limit: usize,
+}
+
+impl Recorder {
+    pub(super) fn new(limit: usize) -> Recorder {
+        Recorder {
+            seen: Mutex::new(Vec::new()),
+            stop: Arc::new(AtomicBool::new(limit == 0)),
+            limit,
+        }
+    }
+
+    /// `opts` on one job (so the order is ddmin's own), stopped by this recorder.
+    pub(super) fn options(&self, opts: &DdminOptions) -> DdminOptions {
+        DdminOptions {
+            jobs: 1,
+            stop: Some(Arc::clone(&self.stop)),
+            ..opts.clone()
+        }
+    }
+
+    pub(super) fn test(&self, c: &[usize]) -> bool {
+        let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
         seen.push(c.to_vec());
-        if seen.len() >= limit {
-            stop.store(true, Ordering::SeqCst);
+        if seen.len() >= self.limit {
+            self.stop.store(true, Ordering::SeqCst);
         }
         false
-    };
-    ddmin_indices(len, &record, &opts);
-    seen.into_inner().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub(super) fn into_seen(self) -> Vec<Vec<usize>> {
+        self.seen.into_inner().unwrap_or_else(|e| e.into_inner())
+    }
 }

@@ -1,10 +1,9 @@
 //! Bets on success (issue 10, see `lookahead`): what ddmin tests after a candidate of a round
 //! wins, for the lookahead's workers to test while that candidate's run is still under way.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use super::all_fail::Recorder;
 use super::parts::split;
 use super::{DdminOptions, Kind, Run};
 
@@ -42,22 +41,12 @@ impl Run<'_> {
             }
             Kind::Complement(k) => self.remove(&mut config, bounds, &[k], k),
         };
-        let seen: Mutex<Vec<Vec<usize>>> = Mutex::new(Vec::new());
-        let stop = Arc::new(AtomicBool::new(limit == 0));
-        let opts = DdminOptions {
-            jobs: 1,
+        let recorder = Recorder::new(limit);
+        let opts = recorder.options(&DdminOptions {
             greeddy: false,
-            stop: Some(Arc::clone(&stop)),
             ..self.opts.clone()
-        };
-        let record = |c: &[usize]| {
-            let mut seen = seen.lock().unwrap_or_else(|e| e.into_inner());
-            seen.push(c.to_vec());
-            if seen.len() >= limit {
-                stop.store(true, Ordering::SeqCst);
-            }
-            false
-        };
+        });
+        let record = |c: &[usize]| recorder.test(c);
         let mut known = self.known.clone();
         known.shrunk_to(config.len());
         let mut sim = Run {
@@ -75,7 +64,6 @@ impl Run<'_> {
             stopped = sim.ddmin2(&mut config);
         }
         drop(sim);
-        let seen = seen.into_inner().unwrap_or_else(|e| e.into_inner());
-        (seen, (!stopped).then_some(config))
+        (recorder.into_seen(), (!stopped).then_some(config))
     }
 }
