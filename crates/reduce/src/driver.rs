@@ -110,6 +110,8 @@ pub(crate) fn first_true_watched(
 ) -> (Option<usize>, Vec<Option<bool>>) {
     let speculating = jobs > 1 && n > 1;
     let workers = if speculating { jobs.min(n) } else { 1 };
+    // Only a watch needs to know when each index was handed out.
+    let watched = speculating && watch.is_some();
     let progress = Mutex::new(Progress {
         outcomes: vec![None; n],
         pending: vec![None; n],
@@ -127,7 +129,7 @@ pub(crate) fn first_true_watched(
             if i >= n || i > found.load(Ordering::SeqCst) {
                 break;
             }
-            if speculating {
+            if watched {
                 lock(&progress).pending[i] = Some(Instant::now());
             }
             let outcome = if speculating {

@@ -164,8 +164,8 @@ impl Lookahead {
 
     /// A bet on success: `candidates` are what the algorithm tests next if `condition` is
     /// interesting (and everything after it fails). Idle workers test them before anything
-    /// else once `condition`'s run has lasted [`Lookahead::win_after`] (or answered
-    /// interesting); dropped, and their runs killed, if it answers not interesting.
+    /// else once `condition`'s run has lasted [`Lookahead::win_after`]; dropped when it
+    /// answers, and their runs killed if the answer is not interesting.
     pub fn announce_if(&self, condition: Key, candidates: Vec<Vec<u8>>) {
         let mut s = lock(&self.state);
         s.branches.retain(|(c, _)| *c != condition);
@@ -307,8 +307,8 @@ impl Lookahead {
             let took = since.elapsed();
             s.durations.add(took, interesting);
         }
-        if interesting == Some(false) {
-            lose_branch(&mut s, &key);
+        if let Some(interesting) = interesting {
+            end_branch(&mut s, &key, interesting);
         }
         match interesting {
             Some(interesting) => {
@@ -339,9 +339,8 @@ impl Lookahead {
             }
             let mut timeout = Duration::from_millis(50);
             if s.free > 0 && s.main_waiting == 0 {
-                let win_after = s.durations.win_after();
                 if let Some((condition, key, candidate)) =
-                    branch_candidate(&mut s, win_after, &key_of, &mut timeout)
+                    branch_candidate(&mut s, &key_of, &mut timeout)
                 {
                     return Some(start(&mut s, key, candidate, false, Some(condition)));
                 }
@@ -417,33 +416,28 @@ fn start(
 }
 
 /// The next candidate of a branch whose condition is probably interesting (running for
-/// `win_after` at least), not run yet. (Once the condition has answered, the algorithm asks
-/// for what it needs itself: its requests come first again.) Lowers `timeout` to when the
-/// next running condition becomes due.
+/// `win_after` at least), not run yet. (Once the condition has answered, its branch is gone:
+/// the algorithm asks for what it needs itself.) Lowers `timeout` to when the next running
+/// condition becomes due.
 fn branch_candidate(
     s: &mut State,
-    win_after: Option<Duration>,
     key_of: &impl Fn(&[u8]) -> Key,
     timeout: &mut Duration,
 ) -> Option<(Key, Key, Vec<u8>)> {
+    if s.branches.is_empty() {
+        return None;
+    }
+    let after = s.durations.win_after()?;
     let State {
         branches, slots, ..
     } = s;
     for (condition, queue) in branches.iter_mut().rev() {
-        let due = match slots.get(condition) {
-            Some(Slot::Running { since, .. }) => match win_after {
-                Some(after) => {
-                    let elapsed = since.elapsed();
-                    if elapsed < after {
-                        *timeout = (*timeout).min(after - elapsed + Duration::from_millis(1));
-                    }
-                    elapsed >= after
-                }
-                None => false,
-            },
-            _ => false,
+        let Some(Slot::Running { since, .. }) = slots.get(condition) else {
+            continue;
         };
-        if !due {
+        let elapsed = since.elapsed();
+        if elapsed < after {
+            *timeout = (*timeout).min(after - elapsed + Duration::from_millis(1));
             continue;
         }
         while let Some(candidate) = queue.pop_front() {
@@ -456,12 +450,12 @@ fn branch_candidate(
     None
 }
 
-/// `condition` answered not interesting: its branch is dropped and the branch's runs nobody
-/// waits for are killed.
-fn lose_branch(s: &mut State, condition: &Key) {
+/// `condition` answered: its branch is dropped and, if the answer was not interesting, the
+/// branch's runs nobody waits for are killed.
+fn end_branch(s: &mut State, condition: &Key, interesting: bool) {
     let before = s.branches.len();
     s.branches.retain(|(c, _)| c != condition);
-    if s.branches.len() == before {
+    if interesting || s.branches.len() == before {
         return;
     }
     for slot in s.slots.values() {

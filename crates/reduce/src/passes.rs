@@ -45,7 +45,7 @@ use treedd_tree::{glue, Bindings, Facts, Inlinable, Lang, ListSite, RTree};
 
 use crate::ddmin::ddmin_indices_ahead;
 use crate::driver::first_interesting;
-use crate::session::JudgeAhead;
+use crate::session::{candidate_test, JudgeAhead};
 use crate::{DdminOptions, Judge};
 
 /// A transformation pass. [`Pass::ALL`] is also the order in which a round runs them.
@@ -280,10 +280,7 @@ impl<'a> Passes<'a> {
         if units.len() == 1 {
             return;
         }
-        let test = |kept: &[usize]| {
-            let c = candidate(kept);
-            c == current || self.judge.test(&c)
-        };
+        let test = |kept: &[usize]| candidate_test(self.judge, &current, &candidate(kept));
         let ahead = JudgeAhead {
             judge: self.judge,
             candidate: &candidate,

@@ -55,7 +55,7 @@ impl Run<'_> {
             nu: self.nu,
             pool: None,
             known,
-            unit_prints: self.unit_prints.clone(),
+            unit_prints: self.unit_prints,
             ahead: None,
         };
         // The win shrank the configuration: with DDMIN*, another ddmin follows this one.

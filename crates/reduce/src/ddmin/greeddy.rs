@@ -35,7 +35,7 @@ pub(super) fn thread_pool(jobs: usize) -> Option<Arc<rayon::ThreadPool>> {
 impl Run<'_> {
     /// A GreeDDy round: its candidates in windows of `greeddy_window`, tested in parallel.
     pub(super) fn round(&mut self, config: &[usize], bounds: &[usize], offset: usize) -> Step {
-        let parts = Parts::new(config, bounds, &self.unit_prints);
+        let parts = Parts::new(config, bounds, self.unit_prints);
         let n = parts.n();
         let window = self.opts.greeddy_window.max(1);
         let mut pending: Vec<Candidate> = Vec::with_capacity(window);

@@ -133,13 +133,14 @@ pub(crate) fn ddmin_indices_ahead(
 ) -> Vec<usize> {
     let jobs = opts.jobs.max(1);
     let pool = if jobs > 1 { thread_pool(jobs) } else { None };
+    let unit_prints: Vec<u128> = (0..len).map(unit_print).collect();
     let mut run = Run {
         test,
         opts,
         nu: opts.split_factor.max(2),
         pool,
         known: Known::default(),
-        unit_prints: (0..len).map(unit_print).collect(),
+        unit_prints: &unit_prints,
         ahead: ahead.filter(|_| jobs > 1),
     };
     let mut config: Vec<usize> = (0..len).collect();
@@ -190,7 +191,7 @@ struct Run<'a> {
     pool: Option<Arc<rayon::ThreadPool>>,
     known: Known,
     /// `unit_print` of every unit.
-    unit_prints: Vec<u128>,
+    unit_prints: &'a [u128],
     /// Bets on success (only with several jobs).
     ahead: Option<&'a dyn Ahead>,
 }
@@ -343,7 +344,7 @@ impl Run<'_> {
         let mut seen = std::collections::HashSet::new();
         let (mut b, mut o) = (std::mem::take(bounds), *offset);
         loop {
-            let parts = Parts::new(config, &b, &self.unit_prints);
+            let parts = Parts::new(config, &b, self.unit_prints);
             for kind in self.order(parts.n(), o) {
                 let (print, size) = match kind {
                     Kind::Subset(i) => (parts.prints[i], b[i + 1] - b[i]),
@@ -371,7 +372,7 @@ impl Run<'_> {
         }
         let parts: Vec<Parts> = rounds
             .iter()
-            .map(|(b, _)| Parts::new(config, b, &self.unit_prints))
+            .map(|(b, _)| Parts::new(config, b, self.unit_prints))
             .collect();
         let test = self.test;
         let stop = || self.stopped();

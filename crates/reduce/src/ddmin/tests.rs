@@ -588,13 +588,14 @@ fn after_win_is_what_ddmin_tests_after_that_win() {
             let log = log.into_inner().unwrap();
             let won = log.iter().position(|c| *c == winner).expect("tested");
             let never = |_: &[usize]| false;
+            let prints: Vec<u128> = (0..len).map(unit_print).collect();
             let run = Run {
                 test: &never,
                 opts: &opts,
                 nu: 2,
                 pool: None,
                 known: Known::default(),
-                unit_prints: (0..len).map(unit_print).collect(),
+                unit_prints: &prints,
                 ahead: None,
             };
             let what = format!("{mode:?} {kind:?} fixpoint {fixpoint}");
