@@ -164,6 +164,36 @@ fn c_call_inlined_and_if_turned_into_its_condition() {
 }
 
 #[test]
+fn c_statement_expressions_of_inlined_calls_are_opened_up() {
+    // The function's body has two statements before its value, so the call becomes a GNU C
+    // statement expression binding the parameter; `rewrite` then moves the statements in
+    // front of the `printf` statement and leaves the value in the call's place.
+    let d = Dir::new();
+    d.write(
+        "stmt.c",
+        "int printf(const char *, ...);\n\
+         static int bump_twice(int *counter) { *counter += 1; *counter += 1; return *counter; }\n\
+         int main(void) {\n\
+         \x20   int x = 40;\n\
+         \x20   printf(\"%d\\n\", bump_twice(&x));\n\
+         \x20   return 0;\n\
+         }\n",
+    );
+    let oracle = d.script("oracle.sh", PRINTS_42);
+    let out = reduce_with(&d, "inline-calls,rewrite", "stmt.c", &[]);
+    assert!(is_interesting(&oracle, "stmt.c", out.as_bytes()), "{out}");
+    assert!(!out.contains("bump_twice") && !out.contains("({"), "{out}");
+    let compact: String = out.split_whitespace().collect();
+    assert!(
+        compact.contains("*counter+=1;*counter+=1;printf(") && compact.contains(",*counter);"),
+        "{out}"
+    );
+    let s = stats(&d);
+    assert!(accepted(&s, "inline-calls") >= 1, "{s}");
+    assert!(accepted(&s, "rewrite") >= 1, "{s}");
+}
+
+#[test]
 fn c_typedef_replaced_by_int_and_literals_shrunk() {
     let d = Dir::new();
     d.write(

@@ -8,7 +8,8 @@
 //!   function replaced by its body with the parameters bound to the arguments (C-Reduce's
 //!   inliner).
 //! - `rewrite`: grammar-data rewrites such as C's `if (c) s` to `(c);` (C-Reduce's
-//!   `simplify-if`), from `[[rewrites]]` in passes.toml.
+//!   `simplify-if`), from `[[rewrites]]` in passes.toml, and GNU C's statement expressions
+//!   opened up (`[[unwraps]]`).
 //! - `literals`: number literals to `0` or `1`, strings and characters to empty or one
 //!   character (the texts come from `grammars/<lang>/passes.toml`).
 //! - `replace-ids` (before `rename`, see [`Pass::ALL`]): see below.
@@ -666,13 +667,18 @@ fn bound(text: &[u8], f: &Inlinable, call: &ListSite, b: &Bindings) -> Splice {
 /// another form, the idea of SFC's smaller-structure replacement (Xu et al., "Boosting Program
 /// Reduction with the Missing Piece of Syntax-Guided Transformations", OOPSLA 2025), there
 /// derived from the grammar, here written per language as data.
+/// Then the unwraps from `[[unwraps]]` (GNU C's statement expressions, which `inline-calls`
+/// writes, opened up: `if (({int b = x; b + 1;})) s` -> `int b = x; if (b + 1) s`).
 fn rewrite(text: &[u8], _lang: Lang, facts: &Facts) -> Vec<Vec<Splice>> {
-    let all = facts
+    let rewrites = facts
         .rewrites
         .iter()
-        .map(|(r, t)| vec![Splice::new(r.clone(), t)])
-        .collect();
-    shorter_only(text, all)
+        .map(|(r, t)| vec![Splice::new(r.clone(), t)]);
+    let unwraps = facts
+        .unwraps
+        .iter()
+        .map(|u| u.iter().map(|(r, t)| Splice::new(r.clone(), t)).collect());
+    shorter_only(text, rewrites.chain(unwraps).collect())
 }
 
 /// The splice removing element `i` of a list, with one separator next to it.

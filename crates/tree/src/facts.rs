@@ -8,7 +8,7 @@
 
 use std::ops::Range;
 
-use crate::pass_data::{Bindings, ListSpec, PassData, Piece};
+use crate::pass_data::{Bindings, ListSpec, PassData, Piece, UnwrapSpec};
 use crate::{parse, Error, Lang};
 
 /// An identifier occurrence.
@@ -89,6 +89,9 @@ pub struct Facts {
     pub bindings: Option<Bindings>,
     /// Rewrites from `[[rewrites]]`: a node's range and the shorter text it may become.
     pub rewrites: Vec<(Range<usize>, Vec<u8>)>,
+    /// Unwraps from `[[unwraps]]`: the text inserted in front of the enclosing statement (an
+    /// empty range there) and the node's range with the expression that takes its place.
+    pub unwraps: Vec<[(Range<usize>, Vec<u8>); 2]>,
     /// The extra replacement words of each identifier group.
     pub group_extras: Vec<Vec<Vec<u8>>>,
 }
@@ -141,6 +144,9 @@ impl Lang {
                     if filled && text.len() < range.len() {
                         facts.rewrites.push((range.clone(), text));
                     }
+                }
+                if let Some(spec) = pd.unwraps.iter().find(|s| s.kind == kind) {
+                    facts.unwraps.extend(unwrap(node, spec, src));
                 }
                 if let Some(spec) = pd.calls.iter().find(|s| s.kind == kind) {
                     facts.calls.extend(list_site(&node, spec, pd, src));
@@ -236,6 +242,42 @@ fn field_path<'t>(node: tree_sitter::Node<'t>, path: &str) -> Option<tree_sitter
         };
     }
     Some(n)
+}
+
+/// An unwrap of `node` (see [`Facts::unwraps`]): `({ int b = x; b + 1; })` in
+/// `f(({ int b = x; b + 1; }));` -> `int b = x; f(b + 1);`. `None` where the block does not
+/// end in an expression statement with an expression, or no statement of a block encloses the
+/// node.
+fn unwrap(
+    node: tree_sitter::Node<'_>,
+    spec: &UnwrapSpec,
+    src: &[u8],
+) -> Option<[(Range<usize>, Vec<u8>); 2]> {
+    let mut c = node.walk();
+    let block = node.named_children(&mut c).find(|b| b.kind() == spec.block)?;
+    let mut c = block.walk();
+    let stmts: Vec<_> = block.named_children(&mut c).collect();
+    let (last, before) = stmts.split_last()?;
+    let expr = (last.kind() == spec.last)
+        .then(|| last.named_child(0))
+        .flatten()?;
+    let mut outer = node;
+    while outer.parent()?.kind() != spec.parent {
+        outer = outer.parent()?;
+    }
+    let moved = match (before.first(), before.last()) {
+        (Some(a), Some(b)) => {
+            let mut t = src[a.start_byte()..b.end_byte()].to_vec();
+            t.push(b' ');
+            t
+        }
+        _ => Vec::new(),
+    };
+    let at = outer.start_byte();
+    Some([
+        (at..at, moved),
+        (node.byte_range(), src[expr.byte_range()].to_vec()),
+    ])
 }
 
 /// The text range of `node` between its first and its last child (a block's statements,
@@ -454,6 +496,43 @@ mod tests {
         assert!(Lang::C.is_reserved(b"int"));
         assert!(Lang::C.is_reserved(b"if"));
         assert!(!Lang::C.is_reserved(b"a"));
+    }
+
+    #[test]
+    fn c_statement_expressions_unwrap_in_front_of_their_statement() {
+        let src = "int f(int e) { if (({int b = e; b ^ 1;})) return (({e;})); return ({0;}); }";
+        let f = Lang::C.facts(src.as_bytes()).unwrap();
+        let edits: Vec<[(String, String); 2]> = f
+            .unwraps
+            .iter()
+            .map(|u| {
+                u.clone().map(|(r, t)| {
+                    (src[r].to_string(), String::from_utf8(t).unwrap())
+                })
+            })
+            .collect();
+        // Inserted at the start of the enclosing statement (an empty range), and the node's
+        // replacement. The `(...)` of an `if` or of `((...))` is not a statement expression.
+        assert_eq!(
+            edits,
+            [
+                [
+                    (String::new(), "int b = e; ".to_string()),
+                    ("({int b = e; b ^ 1;})".to_string(), "b ^ 1".to_string())
+                ],
+                [
+                    (String::new(), String::new()),
+                    ("({e;})".to_string(), "e".to_string())
+                ],
+                [
+                    (String::new(), String::new()),
+                    ("({0;})".to_string(), "0".to_string())
+                ],
+            ]
+        );
+        let at = src.find("if").unwrap();
+        assert_eq!(f.unwraps[0][0].0, at..at);
+        assert!(Lang::JavaScript.facts(b"(function(){ a; })()").unwrap().unwraps.is_empty());
     }
 
     #[test]

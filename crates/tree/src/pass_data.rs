@@ -30,6 +30,8 @@ struct PassSpec {
     rewrites: Vec<RewriteSpec>,
     #[serde(default)]
     bindings: Option<BindingSpec>,
+    #[serde(default)]
+    pub unwraps: Vec<UnwrapSpec>,
 }
 
 /// `[bindings]`: how a call binds parameters when a function's body takes its place.
@@ -39,6 +41,19 @@ struct BindingSpec {
     open: String,
     param: String,
     close: String,
+}
+
+/// `[[unwraps]]`: an expression made of statements (GNU C's `({ s; e; })`) opened up. The
+/// statements of its `block` child but the last go in front of the nearest enclosing node
+/// whose parent is of kind `parent` (the enclosing statement of a block); the last one, of
+/// kind `last`, gives its expression to the node's place.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct UnwrapSpec {
+    pub kind: String,
+    pub block: String,
+    pub last: String,
+    pub parent: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -175,6 +190,7 @@ pub(crate) struct PassData {
     pub rewrites: Vec<Rewrite>,
     /// Call bindings (`[bindings]`), for inlining bodies of more than one `return`.
     pub bindings: Option<Bindings>,
+    pub unwraps: Vec<UnwrapSpec>,
 }
 
 impl PassData {
@@ -269,6 +285,12 @@ impl PassData {
             field(&i.body)?;
         }
         data.inline = spec.inline;
+        for u in &spec.unwraps {
+            for k in [&u.kind, &u.block, &u.last, &u.parent] {
+                named_kind(k)?;
+            }
+        }
+        data.unwraps = spec.unwraps;
         if let Some(b) = spec.bindings {
             let param = template_pieces(&b.param).unwrap_or_default();
             // Every placeholder (`{..}` included) must be one of the two.
