@@ -194,6 +194,31 @@ fn c_statement_expressions_of_inlined_calls_are_opened_up() {
 }
 
 #[test]
+fn c_expression_replaced_by_zero_from_grammar_data() {
+    // The exit status must be 0 from a `return`, and no `0` is in the file (hoisting only
+    // finds `k`, `k * k` and `9`): sub-tree replacement takes it from `[constants]` in
+    // passes.toml; then `k`'s declaration is dead.
+    let d = Dir::new();
+    d.write(
+        "zero.c",
+        "int main(void) {\n\
+         \x20   int k = 3;\n\
+         \x20   return k * k - 9;\n\
+         }\n",
+    );
+    let oracle = d.script(
+        "oracle.sh",
+        r#"grep -q return "$1" && gcc -w -o "$1.bin" "$1" 2>/dev/null || exit 1
+"$1.bin"; status=$?; rm -f "$1.bin"; exit $status"#,
+    );
+    let out = reduce_with(&d, "subtrees", "zero.c", &[]);
+    assert!(is_interesting(&oracle, "zero.c", out.as_bytes()), "{out}");
+    let compact: String = out.split_whitespace().collect();
+    assert_eq!(compact.replace("(void)", "()"), "intmain(){return0;}");
+    assert!(accepted(&stats(&d), "subtrees") >= 1);
+}
+
+#[test]
 fn c_typedef_replaced_by_int_and_literals_shrunk() {
     let d = Dir::new();
     d.write(

@@ -92,6 +92,9 @@ pub struct Facts {
     /// Unwraps from `[[unwraps]]`: the text inserted in front of the enclosing statement (an
     /// empty range there) and the node's range with the expression that takes its place.
     pub unwraps: Vec<[(Range<usize>, Vec<u8>); 2]>,
+    /// `[constants]`: texts sub-tree replacement may put in place of a node compatible with
+    /// their kind (C's `0` for any expression), with that kind.
+    pub constants: Vec<(String, Vec<u8>)>,
     /// The extra replacement words of each identifier group.
     pub group_extras: Vec<Vec<Vec<u8>>>,
 }
@@ -104,6 +107,7 @@ impl Lang {
         let tree = parse::parse(self, src)?;
         let mut facts = Facts {
             bindings: pd.bindings.clone(),
+            constants: pd.constants.clone(),
             group_extras: pd
                 .extras
                 .iter()
@@ -254,7 +258,9 @@ fn unwrap(
     src: &[u8],
 ) -> Option<[(Range<usize>, Vec<u8>); 2]> {
     let mut c = node.walk();
-    let block = node.named_children(&mut c).find(|b| b.kind() == spec.block)?;
+    let block = node
+        .named_children(&mut c)
+        .find(|b| b.kind() == spec.block)?;
     let mut c = block.walk();
     let stmts: Vec<_> = block.named_children(&mut c).collect();
     let (last, before) = stmts.split_last()?;
@@ -506,9 +512,8 @@ mod tests {
             .unwraps
             .iter()
             .map(|u| {
-                u.clone().map(|(r, t)| {
-                    (src[r].to_string(), String::from_utf8(t).unwrap())
-                })
+                u.clone()
+                    .map(|(r, t)| (src[r].to_string(), String::from_utf8(t).unwrap()))
             })
             .collect();
         // Inserted at the start of the enclosing statement (an empty range), and the node's
@@ -532,7 +537,11 @@ mod tests {
         );
         let at = src.find("if").unwrap();
         assert_eq!(f.unwraps[0][0].0, at..at);
-        assert!(Lang::JavaScript.facts(b"(function(){ a; })()").unwrap().unwraps.is_empty());
+        assert!(Lang::JavaScript
+            .facts(b"(function(){ a; })()")
+            .unwrap()
+            .unwraps
+            .is_empty());
     }
 
     #[test]

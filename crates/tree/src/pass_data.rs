@@ -32,6 +32,8 @@ struct PassSpec {
     bindings: Option<BindingSpec>,
     #[serde(default)]
     pub unwraps: Vec<UnwrapSpec>,
+    #[serde(default)]
+    constants: BTreeMap<String, String>,
 }
 
 /// `[bindings]`: how a call binds parameters when a function's body takes its place.
@@ -191,6 +193,8 @@ pub(crate) struct PassData {
     /// Call bindings (`[bindings]`), for inlining bodies of more than one `return`.
     pub bindings: Option<Bindings>,
     pub unwraps: Vec<UnwrapSpec>,
+    /// Sub-tree replacement's texts from outside the file: (node kind it parses as, text).
+    pub constants: Vec<(String, Vec<u8>)>,
 }
 
 impl PassData {
@@ -291,6 +295,10 @@ impl PassData {
             }
         }
         data.unwraps = spec.unwraps;
+        for (k, text) in spec.constants {
+            named_kind(&k)?;
+            data.constants.push((k, text.into_bytes()));
+        }
         if let Some(b) = spec.bindings {
             let param = template_pieces(&b.param).unwrap_or_default();
             // Every placeholder (`{..}` included) must be one of the two.

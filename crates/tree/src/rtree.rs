@@ -288,6 +288,20 @@ impl RTree {
             || same(x.kind, y.inner)
             || same(x.inner, y.kind)
     }
+    /// `n` may be replaced by a node of the named kind `kind` (as in [`RTree::compatible`]);
+    /// false for a kind the grammar does not have.
+    pub fn compatible_kind(&self, n: NodeId, kind: &str) -> bool {
+        let d = self.data;
+        let Some(k) = (0..d.names.len()).find(|&k| d.named[k] && &*d.names[k] == kind) else {
+            return false;
+        };
+        let x = self.node(n);
+        if d.is_tail(x.kind) {
+            return false;
+        }
+        let same = |p: KindId| p as usize == k || d.compat[p as usize] & d.compat[k] != 0;
+        same(x.kind) || same(x.inner)
+    }
     /// Serialize the current tree.
     pub fn unparse(&self) -> Vec<u8> {
         self.unparse_with(&|_| Edit::Keep)

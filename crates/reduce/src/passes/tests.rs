@@ -120,6 +120,24 @@ fn subtrees_use_shorter_compatible_nodes_anywhere() {
 }
 
 #[test]
+fn subtrees_put_the_grammar_constants_in_place_of_expressions() {
+    // No `0` in the file: it comes from `[constants]`.
+    let src = "long x; int f(void) { long *p = &x; return *p + 7; }";
+    let (out, _) = run(Lang::C, src, Pass::Subtrees, |c| c.contains("return"));
+    assert!(out.contains("return 0;"), "{out}");
+    // An identifier token becomes `0` though that is no shorter (its declaration is dead).
+    let src = "long *p; int f(void) { long *q; *p = q; }";
+    let (out, _) = run(Lang::C, src, Pass::Subtrees, |c| {
+        c.starts_with("long *p; int f(void) { long *q; *p =")
+    });
+    assert_eq!(out, "long *p; int f(void) { long *q; *p = 0; }");
+    let (out, _) = run(Lang::JavaScript, "f(a.b + c);", Pass::Subtrees, |c| {
+        c.contains("f(")
+    });
+    assert_eq!(out, "f(0);");
+}
+
+#[test]
 fn token_search_removes_what_no_node_boundary_allows() {
     let (out, _) = run(Lang::C, "int main() { return 0; }", Pass::Tokens, |c| {
         c.contains("main")
