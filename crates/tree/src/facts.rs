@@ -537,6 +537,10 @@ mod tests {
         );
         let at = src.find("if").unwrap();
         assert_eq!(f.unwraps[0][0].0, at..at);
+        let cpp = Lang::Cpp
+            .facts(b"int f() { return ({int b = 1; b;}); }")
+            .unwrap();
+        assert_eq!(cpp.unwraps.len(), 1);
         assert!(Lang::JavaScript
             .facts(b"(function(){ a; })()")
             .unwrap()
