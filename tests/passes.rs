@@ -194,6 +194,90 @@ fn c_statement_expressions_of_inlined_calls_are_opened_up() {
 }
 
 #[test]
+fn c_declarations_merge_into_one_at_file_scope() {
+    // `rewrite`'s merges (C-Reduce's combine-local-var, combine-global-var and
+    // local-to-global): `int second` joins `int first` (same type), the block's declarations
+    // join the file-scope `long total`, one `;` and one type less each time.
+    let d = Dir::new();
+    d.write(
+        "merge.c",
+        "int printf(const char *, ...);\n\
+         long total;\n\
+         int main(void) {\n\
+         \x20   int first = 40;\n\
+         \x20   int second = 2;\n\
+         \x20   long third;\n\
+         \x20   third = first + second;\n\
+         \x20   total = third;\n\
+         \x20   printf(\"%ld\\n\", total);\n\
+         \x20   return 0;\n\
+         }\n",
+    );
+    let oracle = d.script("oracle.sh", PRINTS_42);
+    let out = reduce_with(&d, "rewrite", "merge.c", &[]);
+    assert!(is_interesting(&oracle, "merge.c", out.as_bytes()), "{out}");
+    let compact: String = out.split_whitespace().collect();
+    // Everything before `main` is one declaration holding all four variables.
+    let head = compact.split("main").next().unwrap();
+    assert_eq!(head.matches(';').count(), 1, "{out}");
+    for part in ["total", "first=40", "second=2", "third"] {
+        assert!(head.contains(part), "{out}");
+    }
+    assert!(accepted(&stats(&d), "rewrite") >= 3);
+}
+
+#[test]
+fn c_copies_of_variables_propagated_into_their_uses() {
+    // `inline` with the `declaration` entry of `[[inline]]` (C-Vise's copy-propagation):
+    // each declaration of one initialized variable goes, its value takes its uses' place.
+    let d = Dir::new();
+    d.write(
+        "copy.c",
+        "int printf(const char *, ...);\n\
+         int main(void) {\n\
+         \x20   int answer = 40;\n\
+         \x20   int copy = answer;\n\
+         \x20   int sum = copy + 2;\n\
+         \x20   printf(\"%d\\n\", sum);\n\
+         \x20   return 0;\n\
+         }\n",
+    );
+    let oracle = d.script("oracle.sh", PRINTS_42);
+    let out = reduce_with(&d, "inline", "copy.c", &[]);
+    assert!(is_interesting(&oracle, "copy.c", out.as_bytes()), "{out}");
+    let compact: String = out.split_whitespace().collect();
+    assert!(compact.contains("printf(\"%d\",40+2)"), "{out}");
+    for gone in ["answer", "copy", "sum"] {
+        assert!(!compact.contains(gone), "{out}");
+    }
+    assert!(accepted(&stats(&d), "inline") >= 3);
+}
+
+#[test]
+fn javascript_declarations_merge_and_constants_propagate() {
+    // node must still print `ok2`: the function's `var` and `const` join the top-level `var`
+    // (`rewrite`), then the copies are propagated (`inline`).
+    let d = Dir::new();
+    d.write(
+        "m.js",
+        "var greeting = \"ok\";\nfunction show() {\n  var count = 2;\n  \
+         const label = greeting + count;\n  console.log(label);\n}\nshow();\n",
+    );
+    let oracle = d.script("oracle.sh", r#"[ "$(node "$1" 2>/dev/null)" = ok2 ]"#);
+    let out = reduce_with(&d, "rewrite", "m.js", &[]);
+    assert!(is_interesting(&oracle, "m.js", out.as_bytes()), "{out}");
+    let compact: String = out.split_whitespace().collect();
+    assert!(
+        compact.starts_with("vargreeting=\"ok\",count=2,label=greeting+count;"),
+        "{out}"
+    );
+    let out = reduce_with(&d, "rewrite,inline", "m.js", &[]);
+    let compact: String = out.split_whitespace().collect();
+    assert!(compact.contains("console.log(\"ok\"+2)"), "{out}");
+    assert!(!compact.contains("var"), "{out}");
+}
+
+#[test]
 fn c_expression_replaced_by_zero_from_grammar_data() {
     // The exit status must be 0 from a `return`, and no `0` is in the file (hoisting only
     // finds `k`, `k * k` and `9`): sub-tree replacement takes it from `[constants]` in

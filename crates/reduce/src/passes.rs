@@ -2,14 +2,16 @@
 //! directly or opens new deletions to the next round of the tree algorithm:
 //!
 //! - `inline`: a definition (C's `typedef`, from `[[inline]]` in passes.toml) inlined into
-//!   every use and removed (C-Reduce's typedef inlining).
+//!   every use and removed (C-Reduce's typedef inlining); also a declaration of one variable
+//!   with a value, inlined into the rest of its scope (C-Vise's copy-propagation).
 //! - `inline-calls`: a call of a function whose body is one `return` of a value replaced by
 //!   that value, with the parameters replaced by the arguments; in GNU C, every call of a
 //!   function replaced by its body with the parameters bound to the arguments (C-Reduce's
 //!   inliner).
 //! - `rewrite`: grammar-data rewrites such as C's `if (c) s` to `(c);` (C-Reduce's
-//!   `simplify-if`), from `[[rewrites]]` in passes.toml, and GNU C's statement expressions
-//!   opened up (`[[unwraps]]`).
+//!   `simplify-if`), from `[[rewrites]]` in passes.toml, GNU C's statement expressions
+//!   opened up (`[[unwraps]]`), and declarations merged into earlier ones (`[[merges]]`:
+//!   C-Reduce's combine-local-var, combine-global-var and local-to-global).
 //! - `literals`: number literals to `0` or `1`, strings and characters to empty or one
 //!   character (the texts come from `grammars/<lang>/passes.toml`).
 //! - `replace-ids` (before `rename`, see [`Pass::ALL`]): see below.
@@ -497,6 +499,7 @@ fn inline(text: &[u8], _lang: Lang, facts: &Facts) -> Vec<Vec<Splice>> {
             .iter()
             .filter(|id| {
                 id.range != d.name_range
+                    && within(&id.range, &d.scope)
                     && &text[id.range.clone()] == d.name.as_slice()
                     && !(d.range.start <= id.range.start && id.range.end <= d.range.end)
             })
@@ -678,7 +681,11 @@ fn rewrite(text: &[u8], _lang: Lang, facts: &Facts) -> Vec<Vec<Splice>> {
         .unwraps
         .iter()
         .map(|u| u.iter().map(|(r, t)| Splice::new(r.clone(), t)).collect());
-    shorter_only(text, rewrites.chain(unwraps).collect())
+    let merges = facts
+        .merges
+        .iter()
+        .map(|m| m.iter().map(|(r, t)| Splice::new(r.clone(), t)).collect());
+    shorter_only(text, rewrites.chain(unwraps).chain(merges).collect())
 }
 
 /// The splice removing element `i` of a list, with one separator next to it.

@@ -11,6 +11,8 @@ use std::ops::Range;
 use crate::pass_data::{Bindings, ListSpec, PassData, Piece, UnwrapSpec};
 use crate::{parse, Error, Lang};
 
+mod merge;
+
 /// An identifier occurrence.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ident {
@@ -48,6 +50,9 @@ pub struct Definition {
     pub name: Vec<u8>,
     pub name_range: Range<usize>,
     pub body: Vec<u8>,
+    /// Where the name's other occurrences are replaced: the definition's parent (its block,
+    /// or the whole file).
+    pub scope: Range<usize>,
 }
 
 /// A function whose body a call may take the place of (C-Reduce's inliner). When the body is
@@ -92,6 +97,9 @@ pub struct Facts {
     /// Unwraps from `[[unwraps]]`: the text inserted in front of the enclosing statement (an
     /// empty range there) and the node's range with the expression that takes its place.
     pub unwraps: Vec<[(Range<usize>, Vec<u8>); 2]>,
+    /// Merges from `[[merges]]`: a declaration's declarators joined to an earlier
+    /// declaration (splices, sorted: `int b; long c;` -> `int b, c;` or `long b, c;`).
+    pub merges: Vec<Vec<(Range<usize>, Vec<u8>)>>,
     /// `[constants]`: texts sub-tree replacement may put in place of a node compatible with
     /// their kind (C's `0` for any expression), with that kind.
     pub constants: Vec<(String, Vec<u8>)>,
@@ -152,23 +160,32 @@ impl Lang {
                 if let Some(spec) = pd.unwraps.iter().find(|s| s.kind == kind) {
                     facts.unwraps.extend(unwrap(node, spec, src));
                 }
+                for spec in pd
+                    .merges
+                    .iter()
+                    .filter(|s| s.scopes.iter().any(|k| k == kind))
+                {
+                    facts.merges.extend(merge::merges(node, spec, src));
+                }
                 if let Some(spec) = pd.calls.iter().find(|s| s.kind == kind) {
                     facts.calls.extend(list_site(&node, spec, pd, src));
                 }
                 if let Some(spec) = pd.inline.iter().find(|s| s.kind == kind) {
-                    let name = node.child_by_field_name(&spec.name);
-                    let body = node.child_by_field_name(&spec.body);
-                    let single = node
-                        .children_by_field_name(&spec.name, &mut node.walk())
-                        .count()
-                        == 1;
-                    if let (Some(name), Some(body), true) = (name, body, single) {
+                    let name = field_path(node, &spec.name);
+                    let body = field_path(node, &spec.body);
+                    if let (Some(name), Some(body)) = (name, body) {
                         if name.child_count() == 0 && pd.identifiers.contains_key(name.kind()) {
+                            let mut text = src[body.byte_range()].to_vec();
+                            if spec.parens && body.child_count() > 0 {
+                                text.insert(0, b'(');
+                                text.push(b')');
+                            }
                             facts.definitions.push(Definition {
                                 range: range.clone(),
                                 name: src[name.byte_range()].to_vec(),
                                 name_range: name.byte_range(),
-                                body: src[body.byte_range()].to_vec(),
+                                body: text,
+                                scope: node.parent().map_or(0..src.len(), |p| p.byte_range()),
                             });
                         }
                     }
@@ -502,6 +519,39 @@ mod tests {
         assert!(Lang::C.is_reserved(b"int"));
         assert!(Lang::C.is_reserved(b"if"));
         assert!(!Lang::C.is_reserved(b"a"));
+    }
+
+    #[test]
+    fn declarations_of_one_variable_with_a_value_are_definitions_of_their_scope() {
+        let src = "typedef int t; int f(int e) { long c = e; int *p = &e; long s = c + 1; g(c); }";
+        let f = Lang::C.facts(src.as_bytes()).unwrap();
+        let defs: Vec<(String, String, String)> = f
+            .definitions
+            .iter()
+            .map(|d| {
+                (
+                    String::from_utf8(d.name.clone()).unwrap(),
+                    String::from_utf8(d.body.clone()).unwrap(),
+                    src[d.scope.clone()].to_string(),
+                )
+            })
+            .collect();
+        // `*p` is not a name; a value of several tokens gets parentheses, a type does not.
+        let block = &src[src.find('{').unwrap()..];
+        assert_eq!(
+            defs,
+            [
+                ("t".into(), "int".into(), src.into()),
+                ("c".into(), "e".into(), block.into()),
+                ("s".into(), "(c + 1)".into(), block.into()),
+            ]
+        );
+        let js = Lang::JavaScript
+            .facts(b"const k = a.b; let m = 2, n = 3; var x;")
+            .unwrap();
+        let names: Vec<&[u8]> = js.definitions.iter().map(|d| d.name.as_slice()).collect();
+        assert_eq!(names, [b"k"]);
+        assert_eq!(js.definitions[0].body, b"(a.b)");
     }
 
     #[test]

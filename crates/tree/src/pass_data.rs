@@ -33,6 +33,8 @@ struct PassSpec {
     #[serde(default)]
     pub unwraps: Vec<UnwrapSpec>,
     #[serde(default)]
+    pub merges: Vec<MergeSpec>,
+    #[serde(default)]
     constants: BTreeMap<String, String>,
 }
 
@@ -58,6 +60,23 @@ pub(crate) struct UnwrapSpec {
     pub parent: String,
 }
 
+/// `[[merges]]`: declarations of several variables (`int a, b;`). A declaration of `kinds`
+/// that is a child of a node of `scopes` gives its declarators (the children in field
+/// `declarator`, or of that kind) to an earlier declaration of the same scope, or of the
+/// outermost enclosing scope (C's file scope: C-Reduce's local-to-global and
+/// combine-local-var / combine-global-var in one step), under the type of either.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct MergeSpec {
+    pub kinds: Vec<String>,
+    pub declarator: String,
+    pub scopes: Vec<String>,
+    /// Declarator kinds that keep a declaration out (C's `function_declarator`: a prototype
+    /// is not a variable; merging it would only shuffle names between declarations).
+    #[serde(default)]
+    pub except: Vec<String>,
+}
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct GroupSpec {
@@ -70,8 +89,14 @@ struct GroupSpec {
 #[serde(deny_unknown_fields)]
 pub(crate) struct InlineSpec {
     pub kind: String,
+    /// Field path (as in rewrite templates) of the defined name: one identifier token.
     pub name: String,
+    /// Field path of the text that takes the name's place.
     pub body: String,
+    /// Put a body of more than one token in parentheses where it takes a name's place (an
+    /// expression: `long c = a + b;` inlined into `c * 2` gives `(a + b) * 2`).
+    #[serde(default)]
+    pub parens: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -193,6 +218,7 @@ pub(crate) struct PassData {
     /// Call bindings (`[bindings]`), for inlining bodies of more than one `return`.
     pub bindings: Option<Bindings>,
     pub unwraps: Vec<UnwrapSpec>,
+    pub merges: Vec<MergeSpec>,
     /// Sub-tree replacement's texts from outside the file: (node kind it parses as, text).
     pub constants: Vec<(String, Vec<u8>)>,
 }
@@ -285,8 +311,9 @@ impl PassData {
         }
         for i in &spec.inline {
             named_kind(&i.kind)?;
-            field(&i.name)?;
-            field(&i.body)?;
+            for f in i.name.split('.').chain(i.body.split('.')) {
+                field(f).or_else(|e| named_kind(f).map_err(|_| e))?;
+            }
         }
         data.inline = spec.inline;
         for u in &spec.unwraps {
@@ -295,6 +322,13 @@ impl PassData {
             }
         }
         data.unwraps = spec.unwraps;
+        for m in &spec.merges {
+            for k in m.kinds.iter().chain(&m.scopes).chain(&m.except) {
+                named_kind(k)?;
+            }
+            field(&m.declarator).or_else(|e| named_kind(&m.declarator).map_err(|_| e))?;
+        }
+        data.merges = spec.merges;
         for (k, text) in spec.constants {
             named_kind(&k)?;
             data.constants.push((k, text.into_bytes()));
