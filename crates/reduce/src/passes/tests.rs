@@ -270,10 +270,11 @@ fn statement_calls_become_the_body() {
 #[test]
 fn javascript_declarations_become_their_initializers() {
     // The declarators have no field: the template's path names their kind. A declaration of
-    // two variables, or of one without a value, has no such path and stays.
+    // two variables, or of one without a value, has no such path and stays (the oracle
+    // rejects merging `var w` into the `let`).
     let src = "const x = new Array(n);\nlet y = 1, z = 2;\nvar w;";
     let (out, _) = run(Lang::JavaScript, src, Pass::Rewrite, |c| {
-        c.contains("new Array")
+        c.contains("new Array") && c.contains("var w")
     });
     assert_eq!(out, "new Array(n);\nlet y = 1, z = 2;\nvar w;");
 }
