@@ -677,14 +677,11 @@ fn rewrite(text: &[u8], _lang: Lang, facts: &Facts) -> Vec<Vec<Splice>> {
         .rewrites
         .iter()
         .map(|(r, t)| vec![Splice::new(r.clone(), t)]);
-    let unwraps = facts
-        .unwraps
-        .iter()
-        .map(|u| u.iter().map(|(r, t)| Splice::new(r.clone(), t)).collect());
-    let merges = facts
-        .merges
-        .iter()
-        .map(|m| m.iter().map(|(r, t)| Splice::new(r.clone(), t)).collect());
+    let edits = |e: &[(Range<usize>, Vec<u8>)]| -> Vec<Splice> {
+        e.iter().map(|(r, t)| Splice::new(r.clone(), t)).collect()
+    };
+    let unwraps = facts.unwraps.iter().map(|u| edits(u));
+    let merges = facts.merges.iter().map(|m| edits(m));
     shorter_only(text, rewrites.chain(unwraps).chain(merges).collect())
 }
 

@@ -239,30 +239,33 @@ impl Lang {
 }
 
 /// The node at a field path (`value`, or `declarator.value`: the `value` of the node's
-/// `declarator`). A step that is not a field of the node names a kind of its named children
-/// (`variable_declarator.value` in JavaScript, where the declarators have no field). A node
-/// with several children in one field, or of one kind, has no path through it.
+/// `declarator`). A step is resolved by [`step_children`]. A node with several children in
+/// one field, or of one kind, has no path through it.
 fn field_path<'t>(node: tree_sitter::Node<'t>, path: &str) -> Option<tree_sitter::Node<'t>> {
     let mut n = node;
     for step in path.split('.') {
-        let fields: Vec<_> = n.children_by_field_name(step, &mut n.walk()).collect();
-        n = match fields.as_slice() {
+        n = match step_children(n, step).as_slice() {
             [one] => *one,
-            [] => {
-                let mut c = n.walk();
-                let kinds: Vec<_> = n
-                    .named_children(&mut c)
-                    .filter(|k| k.kind() == step)
-                    .collect();
-                match kinds.as_slice() {
-                    [one] => *one,
-                    _ => return None,
-                }
-            }
             _ => return None,
         };
     }
     Some(n)
+}
+
+/// The children of `node` at one step of a field path: its children in field `step`, or, if
+/// it has none there, its named children of kind `step` (`variable_declarator` in
+/// JavaScript, where the declarators have no field).
+fn step_children<'t>(node: tree_sitter::Node<'t>, step: &str) -> Vec<tree_sitter::Node<'t>> {
+    let fields: Vec<_> = node
+        .children_by_field_name(step, &mut node.walk())
+        .collect();
+    if !fields.is_empty() {
+        return fields;
+    }
+    let mut c = node.walk();
+    node.named_children(&mut c)
+        .filter(|k| k.kind() == step)
+        .collect()
 }
 
 /// An unwrap of `node` (see [`Facts::unwraps`]): `({ int b = x; b + 1; })` in

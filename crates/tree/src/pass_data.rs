@@ -247,6 +247,8 @@ impl PassData {
                 format!("grammars/{lang}/passes.toml: `{f}` is not a field of the grammar")
             })
         };
+        // A step of a field path: a field, or a kind of the node's named children.
+        let step = |f: &str| field(f).or_else(|e| named_kind(f).map_err(|_| e));
         let mut data = PassData::default();
         for k in &spec.identifiers {
             named_kind(k)?;
@@ -294,9 +296,8 @@ impl PassData {
             })?;
             for p in &pieces {
                 if let Piece::Field(path) = p {
-                    // A step is a field, or a kind of the node's named children.
                     for f in path.split('.') {
-                        field(f).or_else(|e| named_kind(f).map_err(|_| e))?;
+                        step(f)?;
                     }
                 }
             }
@@ -312,7 +313,7 @@ impl PassData {
         for i in &spec.inline {
             named_kind(&i.kind)?;
             for f in i.name.split('.').chain(i.body.split('.')) {
-                field(f).or_else(|e| named_kind(f).map_err(|_| e))?;
+                step(f)?;
             }
         }
         data.inline = spec.inline;
@@ -326,7 +327,7 @@ impl PassData {
             for k in m.kinds.iter().chain(&m.scopes).chain(&m.except) {
                 named_kind(k)?;
             }
-            field(&m.declarator).or_else(|e| named_kind(&m.declarator).map_err(|_| e))?;
+            step(&m.declarator)?;
         }
         data.merges = spec.merges;
         for (k, text) in spec.constants {

@@ -37,14 +37,15 @@ pub(super) fn merges(
         return Vec::new();
     }
     // The outermost enclosing scope, and where the path from it to `scope` leaves it.
-    let mut outer = Vec::new();
+    let mut outermost = None;
     let mut child = scope;
     while let Some(parent) = child.parent() {
         if spec.scopes.iter().any(|s| s == parent.kind()) {
-            outer = decls_of(parent, child.start_byte(), spec);
+            outermost = Some((parent, child.start_byte()));
         }
         child = parent;
     }
+    let outer = outermost.map_or_else(Vec::new, |(p, before)| decls_of(p, before, spec));
     let mut out = Vec::new();
     for (j, moved) in own.iter().enumerate() {
         let same = |pool: &'_ [Decl]| {
@@ -95,24 +96,13 @@ fn decls_of(scope: Node<'_>, before: usize, spec: &MergeSpec) -> Vec<Decl> {
         .collect()
 }
 
-/// A declaration's parts, if it has declarators, none of a kind in `except`, and something
-/// before them (its type).
+/// A declaration's parts, if it has declarators (the children at step `declarator` of a
+/// field path), none of a kind in `except`, and something before them (its type).
 fn split(node: Node<'_>, spec: &MergeSpec) -> Option<Decl> {
     if node.has_error() {
         return None;
     }
-    let mut c = node.walk();
-    let by_field: Vec<Node<'_>> = node
-        .children_by_field_name(&spec.declarator, &mut c)
-        .collect();
-    let declarators = if by_field.is_empty() {
-        let mut c = node.walk();
-        node.named_children(&mut c)
-            .filter(|n| n.kind() == spec.declarator)
-            .collect()
-    } else {
-        by_field
-    };
+    let declarators = super::step_children(node, &spec.declarator);
     if declarators
         .iter()
         .any(|d| spec.except.iter().any(|k| k == d.kind()))
