@@ -26,6 +26,8 @@ fn script_reads_the_candidate_by_name() {
     let o = oracle(&d, "grep -q needle input.txt", None);
     assert_eq!(o.run(b"hay needle hay"), Outcome::Interesting);
     assert_eq!(o.run(b"hay hay"), Outcome::NotInteresting { code: Some(1) });
+    // The run directory is kept for the next run until the oracle goes.
+    drop(o);
     assert!(d.tmp_entries().is_empty());
 }
 
@@ -39,6 +41,7 @@ fn script_reads_dollar_one() {
     );
     assert_eq!(o.run(b"needle"), Outcome::Interesting);
     assert_eq!(o.run(b"none"), Outcome::NotInteresting { code: Some(1) });
+    drop(o);
     assert!(d.tmp_entries().is_empty());
 }
 
@@ -61,6 +64,7 @@ fn hanging_oracle_is_killed_with_its_children_at_the_timeout() {
         let pid: u32 = pid.parse().unwrap();
         assert!(is_gone(pid), "child {pid} of the timed-out oracle survived");
     }
+    drop(o);
     assert!(d.tmp_entries().is_empty());
 }
 
@@ -84,6 +88,7 @@ fn cancel_stops_parallel_runs_and_cleans_up() {
         assert_eq!(r.join().unwrap(), Outcome::Cancelled);
     }
     assert_eq!(o.run(b"x"), Outcome::Cancelled);
+    drop(o);
     assert!(d.tmp_entries().is_empty(), "{:?}", d.tmp_entries());
 }
 

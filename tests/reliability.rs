@@ -131,8 +131,11 @@ fn sigkill_leaves_no_oracle_process_and_no_directory() {
 #[test]
 fn next_run_removes_a_dead_runs_scratch_directory() {
     let d = Dir::new();
-    // What a treedd killed together with its watchdog leaves: its lock is free.
-    let stale = d.join("tmp/treedd-run-1-dead");
+    // What a treedd killed together with its watchdog leaves: its lock is free. (Scratch
+    // directories live in the user's directory of the temporary root.)
+    // SAFETY: geteuid has no preconditions.
+    let uid = unsafe { libc::geteuid() };
+    let stale = d.join(&format!("tmp/treedd-{uid}/treedd-run-1-dead"));
     fs::create_dir_all(stale.join("treedd-abc")).unwrap();
     fs::write(stale.join(".lock"), "").unwrap();
     fs::write(stale.join("treedd-abc/input.txt"), "x").unwrap();

@@ -1,8 +1,9 @@
 //! The oracle runner (issue 2, item 2): runs the user's interestingness test on candidates.
 //!
 //! [`CommandOracle`] runs `PROGRAM <candidate-path>` directly (no shell), with the working
-//! directory set to a private, freshly made temporary directory that holds the candidate under
-//! the input's original file name. Exit status 0 means "still interesting".
+//! directory set to a private temporary directory that holds only the candidate, under the
+//! input's original file name (made once per run in flight and emptied after each run, see
+//! `rundir`). Exit status 0 means "still interesting".
 //!
 //! **Invariant**: every child runs in its own process group, registered in the oracle's table
 //! of running groups from just after spawn until just before it is reaped. A group is only ever
@@ -28,8 +29,11 @@ use rustix::process::{
     kill_process_group, pidfd_open, waitid, Pid, PidfdFlags, Signal, WaitId, WaitIdOptions,
 };
 
+use self::rundir::RunDirs;
 use crate::reaper::{Watchdog, MARKER_VAR};
 use crate::Error;
+
+mod rundir;
 
 /// What one oracle run said about a candidate.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -240,9 +244,8 @@ impl CommandOracleBuilder {
             })?;
         Ok(CommandOracle {
             program,
-            file_name: self.file_name.clone(),
             timeout: Mutex::new(self.timeout),
-            temp_root,
+            dirs: RunDirs::new(temp_root, self.file_name.clone()),
             watchdog: self.watchdog.clone(),
             launcher,
             running: Mutex::new(Running::default()),
@@ -287,10 +290,10 @@ struct Running {
 /// under the input's file name; exit 0 = interesting; optional timeout kills the group.
 pub struct CommandOracle {
     program: PathBuf,
-    file_name: OsString,
     /// Changeable while runs are under way (the CLI derives it from the original's run).
     timeout: Mutex<Option<Duration>>,
-    temp_root: PathBuf,
+    /// The runs' private directories (under the temporary root).
+    dirs: RunDirs,
     watchdog: Option<Arc<Watchdog>>,
     /// `--launcher`: program (resolved) and arguments put before the oracle; empty: none.
     launcher: Vec<OsString>,
@@ -342,25 +345,12 @@ impl CommandOracle {
         if self.lock().cancelled || aborted() {
             return report(Outcome::Cancelled);
         }
-        // Dropped (and removed) on every path out of this function.
-        let dir = match tempfile::Builder::new()
-            .prefix("treedd-")
-            .tempdir_in(&self.temp_root)
-        {
+        // Dropped (emptied for the next run, or removed) on every path out of this function.
+        let dir = match self.dirs.take(candidate) {
             Ok(dir) => dir,
-            Err(e) => {
-                let msg = format!(
-                    "cannot make a temporary directory in {}: {e}",
-                    self.temp_root.display()
-                );
-                return report(Outcome::FailedToStart(msg));
-            }
+            Err(msg) => return report(Outcome::FailedToStart(msg)),
         };
-        let path = dir.path().join(&self.file_name);
-        if let Err(e) = fs::write(&path, candidate) {
-            let msg = format!("cannot write {}: {e}", path.display());
-            return report(Outcome::FailedToStart(msg));
-        }
+        let path = dir.candidate();
         let mut cmd = match self.launcher.split_first() {
             Some((launcher, args)) => {
                 let mut cmd = Command::new(launcher);

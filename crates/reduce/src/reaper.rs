@@ -38,6 +38,7 @@ use std::fs;
 use std::io::{self, Read};
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::{DirBuilderExt, MetadataExt};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -58,40 +59,122 @@ const LOCK_NAME: &str = ".lock";
 
 /// A process's directory for its oracle runs' temporary directories, removed on drop (and by
 /// the watchdog, or by the next treedd, if the process dies first).
+///
+/// Scratch directories live in one directory per user under the temporary root,
+/// `root/treedd-<uid>/` (mode 0700, removed when the last one goes), so that looking for a dead
+/// run's scratch directory reads only treedd's own entries, not a whole shared `/tmp`: with
+/// 16,000 entries in `/tmp`, that scan cost 5 ms at every start, a tenth of treedd's own CPU
+/// on the 13 JRTS reductions. Where that directory exists but is not this user's private
+/// directory, the scratch directories go directly into `root`.
 pub struct Scratch {
-    dir: tempfile::TempDir,
+    /// Always `Some` until dropped.
+    dir: Option<tempfile::TempDir>,
     /// Holds the `flock`; closing it (at exit, whatever the cause) releases the lock.
     _lock: fs::File,
 }
 
+/// The name of this user's directory under a temporary root.
+fn user_dir_name() -> String {
+    format!("treedd-{}", rustix::process::geteuid().as_raw())
+}
+
+/// What `root/treedd-<uid>` is.
+enum UserDir {
+    /// A directory of this user that no one else may write to (made if `create` was asked).
+    Ours(PathBuf),
+    /// Not there (and not made).
+    Missing,
+    /// Something else: scratch directories go directly into `root`.
+    Foreign,
+}
+
+fn user_dir(root: &Path, create: bool) -> UserDir {
+    let dir = root.join(user_dir_name());
+    if create {
+        match fs::DirBuilder::new().mode(0o700).create(&dir) {
+            Ok(()) => return UserDir::Ours(dir),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+            Err(_) => return UserDir::Foreign,
+        }
+    }
+    match fs::symlink_metadata(&dir) {
+        Ok(meta)
+            if meta.is_dir()
+                && meta.uid() == rustix::process::geteuid().as_raw()
+                && meta.mode() & 0o022 == 0 =>
+        {
+            UserDir::Ours(dir)
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => UserDir::Missing,
+        _ => UserDir::Foreign,
+    }
+}
+
+/// Where [`Scratch::create`] makes scratch directories under `root`.
+fn scratch_parent(root: &Path) -> PathBuf {
+    match user_dir(root, true) {
+        UserDir::Ours(dir) => dir,
+        UserDir::Missing | UserDir::Foreign => root.to_path_buf(),
+    }
+}
+
+/// Remove `dir` if it is empty and a user directory of [`Scratch`] (by its name).
+fn remove_user_dir_if_empty(dir: &Path) {
+    if dir.file_name() == Some(OsStr::new(&user_dir_name())) {
+        let _ = fs::remove_dir(dir);
+    }
+}
+
 impl Scratch {
-    /// Make `root/treedd-run-<pid>-XXXXXX/` with its lock held.
+    /// Make `root/treedd-<uid>/treedd-run-<pid>-XXXXXX/` with its lock held.
     pub fn create(root: &Path) -> Result<Scratch, Error> {
         let fail = |source| Error::TempRoot {
             path: root.to_path_buf(),
             source,
         };
-        let dir = tempfile::Builder::new()
-            .prefix(&format!("{SCRATCH_PREFIX}{}-", std::process::id()))
-            .tempdir_in(root)
-            .map_err(fail)?;
+        let make = |parent: &Path| {
+            tempfile::Builder::new()
+                .prefix(&format!("{SCRATCH_PREFIX}{}-", std::process::id()))
+                .tempdir_in(parent)
+        };
+        // Another treedd may remove the user directory between its creation and ours (when
+        // its last scratch directory goes): make it again.
+        let mut made = make(&scratch_parent(root));
+        for _ in 0..8 {
+            match &made {
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                    made = make(&scratch_parent(root));
+                }
+                _ => break,
+            }
+        }
+        let dir = made.map_err(fail)?;
         // Lock under a temporary name, then rename: a cleaner never sees an unlocked `.lock`.
         let tmp = dir.path().join(".lock.new");
         let lock = fs::File::create(&tmp).map_err(fail)?;
         flock(&lock, FlockOperation::NonBlockingLockExclusive)
             .map_err(|e| fail(io::Error::from(e)))?;
         fs::rename(&tmp, dir.path().join(LOCK_NAME)).map_err(fail)?;
-        Ok(Scratch { dir, _lock: lock })
+        Ok(Scratch {
+            dir: Some(dir),
+            _lock: lock,
+        })
     }
 
     pub fn path(&self) -> &Path {
-        self.dir.path()
+        self.dir.as_ref().map_or(Path::new(""), |d| d.path())
     }
 
-    /// Remove the scratch directories under `root` whose owner has died (their lock is free).
-    /// Returns how many were removed. Directories of other users, or in use, are left alone.
+    /// Remove the scratch directories under `root` (in this user's directory) whose owner has
+    /// died (their lock is free). Returns how many were removed. Directories of other users,
+    /// or in use, are left alone.
     pub fn remove_stale(root: &Path) -> usize {
-        let Ok(entries) = fs::read_dir(root) else {
+        let dir = match user_dir(root, false) {
+            UserDir::Ours(dir) => dir,
+            UserDir::Missing => return 0,
+            UserDir::Foreign => root.to_path_buf(),
+        };
+        let Ok(entries) = fs::read_dir(&dir) else {
             return 0;
         };
         let mut removed = 0;
@@ -111,6 +194,18 @@ impl Scratch {
             }
         }
         removed
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if let Some(dir) = self.dir.take() {
+            let parent = dir.path().parent().map(Path::to_path_buf);
+            let _ = dir.close();
+            if let Some(parent) = parent {
+                remove_user_dir_if_empty(&parent);
+            }
+        }
     }
 }
 
@@ -204,6 +299,9 @@ pub fn watchdog_main(mut input: impl Read, scratch: &Path) {
     }
     kill_marked(scratch.as_os_str());
     let _ = fs::remove_dir_all(scratch);
+    if let Some(parent) = scratch.parent() {
+        remove_user_dir_if_empty(parent);
+    }
 }
 
 /// SIGKILL every process of this user whose environment holds `MARKER_VAR=marker`; repeat
@@ -261,6 +359,7 @@ pub fn default_root() -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::os::unix::fs::PermissionsExt;
 
     fn alive(pid: u32) -> bool {
         fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| !s.contains(") Z "))
@@ -280,20 +379,62 @@ mod tests {
     fn stale_scratch_directories_are_removed_live_ones_kept() {
         let t = tempfile::tempdir().unwrap();
         let live = Scratch::create(t.path()).unwrap();
+        let home = t.path().join(user_dir_name());
+        assert_eq!(live.path().parent(), Some(home.as_path()));
         fs::write(live.path().join("x"), "1").unwrap();
         // A dead owner's directory: a lock file nobody holds.
-        let dead = t.path().join(format!("{SCRATCH_PREFIX}1-abc"));
+        let dead = home.join(format!("{SCRATCH_PREFIX}1-abc"));
         fs::create_dir_all(dead.join("treedd-xyz")).unwrap();
         fs::write(dead.join(LOCK_NAME), "").unwrap();
         // Not ours: no lock file, or another prefix.
-        let other = t.path().join(format!("{SCRATCH_PREFIX}2-def"));
+        let other = home.join(format!("{SCRATCH_PREFIX}2-def"));
         fs::create_dir(&other).unwrap();
-        fs::create_dir(t.path().join("unrelated")).unwrap();
+        fs::create_dir(home.join("unrelated")).unwrap();
+        // Outside this user's directory: never looked at.
+        let outside = t.path().join(format!("{SCRATCH_PREFIX}3-ghi"));
+        fs::create_dir(&outside).unwrap();
+        fs::write(outside.join(LOCK_NAME), "").unwrap();
         assert_eq!(Scratch::remove_stale(t.path()), 1);
         assert!(!dead.exists() && other.exists() && live.path().join("x").exists());
+        assert!(outside.exists());
         let path = live.path().to_path_buf();
         drop(live);
         assert!(!path.exists());
+    }
+
+    #[test]
+    fn the_user_directory_goes_with_its_last_scratch_directory() {
+        let t = tempfile::tempdir().unwrap();
+        let home = t.path().join(user_dir_name());
+        let (a, b) = (
+            Scratch::create(t.path()).unwrap(),
+            Scratch::create(t.path()).unwrap(),
+        );
+        assert_eq!(fs::metadata(&home).unwrap().mode() & 0o777, 0o700);
+        drop(a);
+        assert!(home.exists());
+        drop(b);
+        assert!(!home.exists());
+        assert_eq!(Scratch::remove_stale(t.path()), 0);
+        assert!(!home.exists(), "looking for stale directories makes none");
+    }
+
+    #[test]
+    fn a_user_directory_others_may_write_to_is_not_used() {
+        // Someone else's, or writable by others: the scratch directory goes into the root, and
+        // stale ones are looked for there.
+        let t = tempfile::tempdir().unwrap();
+        let home = t.path().join(user_dir_name());
+        fs::create_dir(&home).unwrap();
+        fs::set_permissions(&home, fs::Permissions::from_mode(0o777)).unwrap();
+        let live = Scratch::create(t.path()).unwrap();
+        assert_eq!(live.path().parent(), Some(t.path()));
+        let dead = t.path().join(format!("{SCRATCH_PREFIX}1-abc"));
+        fs::create_dir(&dead).unwrap();
+        fs::write(dead.join(LOCK_NAME), "").unwrap();
+        assert_eq!(Scratch::remove_stale(t.path()), 1);
+        drop(live);
+        assert!(home.exists(), "not ours to remove");
     }
 
     #[test]

@@ -26,12 +26,27 @@ fn is_empty_dir(dir: &Path) -> bool {
     fs::read_dir(dir).unwrap().next().is_none()
 }
 
+/// Nothing left behind by the runs under `root`: only the run directories kept for reuse,
+/// each holding at most the candidate file.
+#[track_caller]
+fn only_run_dirs(root: &Path) -> bool {
+    fs::read_dir(root).unwrap().all(|e| {
+        let dir = e.unwrap().path();
+        dir.is_dir()
+            && fs::read_dir(&dir)
+                .unwrap()
+                .all(|f| f.unwrap().file_name() == "input.c")
+    })
+}
+
 #[test]
 fn exit_status_decides() {
     let t = tempfile::tempdir().unwrap();
     let o = oracle(t.path(), r#"grep -q crash "$1""#);
     assert_eq!(o.run(b"a crash here"), Outcome::Interesting);
     assert_eq!(o.run(b"fine"), Outcome::NotInteresting { code: Some(1) });
+    assert!(only_run_dirs(&t.path().join("tmp")));
+    drop(o);
     assert!(is_empty_dir(&t.path().join("tmp")));
 }
 
@@ -109,7 +124,7 @@ fn timeout_kills_group() {
         });
         assert!(gone, "grandchild {pid} survived the timeout");
     }
-    assert!(is_empty_dir(&t.path().join("tmp")));
+    assert!(only_run_dirs(&t.path().join("tmp")));
 }
 
 #[test]
@@ -129,7 +144,7 @@ fn cancel_kills_running_and_future_runs() {
     assert_eq!(runner.join().unwrap(), Outcome::Cancelled);
     assert!(start.elapsed() < Duration::from_secs(5));
     assert_eq!(o.run(b""), Outcome::Cancelled);
-    assert!(is_empty_dir(&t.path().join("tmp")));
+    assert!(only_run_dirs(&t.path().join("tmp")));
 }
 
 #[test]
@@ -160,7 +175,7 @@ fn an_aborted_run_is_killed_and_cancelled() {
     // Only that run was aborted, not the oracle.
     assert_eq!(o.run_abortable(b"", &RunToken::new()), Outcome::Interesting);
     assert!(marker.exists());
-    assert!(is_empty_dir(&t.path().join("tmp")));
+    assert!(only_run_dirs(&t.path().join("tmp")));
 }
 
 #[test]
@@ -230,6 +245,68 @@ fn exec_format_error_fails_to_start() {
         .build()
         .unwrap();
     assert!(matches!(o.run(b""), Outcome::FailedToStart(_)));
-    // Only the program is left: the run's temporary directory is gone.
+    // Only the program is left once the oracle is gone: the run's directory too.
+    drop(o);
     assert_eq!(fs::read_dir(t.path()).unwrap().count(), 1);
+}
+
+#[test]
+fn a_run_directory_is_reused_and_holds_only_the_candidate() {
+    // Each run logs its directory, what it finds there and its candidate, then leaves files
+    // and directories behind. The next run (same worker) gets the same directory back, with
+    // nothing but its own candidate in it (a shorter one than before: truncated, not
+    // overwritten).
+    let t = tempfile::tempdir().unwrap();
+    let log = t.path().join("log");
+    let o = oracle(
+        t.path(),
+        &format!(
+            r#"echo "$(pwd) $(ls -A | tr '\n' ,) $(cat "$1")" >> {log}
+mkdir -p sub/deeper && touch sub/deeper/x .hidden left"#,
+            log = log.display()
+        ),
+    );
+    for candidate in ["first", "second one", "3"] {
+        assert_eq!(o.run(candidate.as_bytes()), Outcome::Interesting);
+    }
+    let log = fs::read_to_string(&log).unwrap();
+    let lines: Vec<Vec<&str>> = log.lines().map(|l| l.split(' ').collect()).collect();
+    assert_eq!(lines.len(), 3, "{log}");
+    assert!(lines.iter().all(|l| l[0] == lines[0][0]), "{log}");
+    assert!(lines.iter().all(|l| l[1] == "input.c,"), "{log}");
+    let candidates: Vec<String> = lines.iter().map(|l| l[2..].join(" ")).collect();
+    assert_eq!(candidates, ["first", "second one", "3"]);
+    drop(o);
+    assert!(is_empty_dir(&t.path().join("tmp")));
+}
+
+#[test]
+fn no_write_reaches_a_file_the_oracle_linked_to_its_candidate() {
+    // Run "hard" keeps a hard link to its candidate, run "sym" replaces its candidate by a
+    // symbolic link to `target`, run "mode" makes it executable. The next run's candidate is
+    // a new file each time: the link keeps "hard", `target` is untouched, the mode is back.
+    let t = tempfile::tempdir().unwrap();
+    let p = t.path().display();
+    fs::write(t.path().join("target"), "target").unwrap();
+    let o = oracle(
+        t.path(),
+        &format!(
+            r#"case $(cat "$1") in
+hard) ln "$1" {p}/hard ;;
+sym) rm "$1" && ln -s {p}/target "$1" ;;
+mode) chmod 700 "$1" ;;
+*) stat -c %a "$1" > {p}/mode ;;
+esac"#
+        ),
+    );
+    for candidate in ["hard", "next", "sym", "next", "mode", "next"] {
+        assert_eq!(o.run(candidate.as_bytes()), Outcome::Interesting);
+    }
+    assert_eq!(fs::read_to_string(t.path().join("hard")).unwrap(), "hard");
+    assert_eq!(
+        fs::read_to_string(t.path().join("target")).unwrap(),
+        "target"
+    );
+    let mode = fs::read_to_string(t.path().join("mode")).unwrap();
+    assert_ne!(mode.trim(), "700");
 }
