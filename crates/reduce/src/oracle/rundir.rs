@@ -3,7 +3,8 @@
 //! A run's directory holds only the candidate, under the input's file name, while the run
 //! starts. Making a directory and a file for every run and removing both afterwards was most
 //! of treedd's own CPU time on short oracles: the kernel allocates and frees two inodes per
-//! run (on JRTS, 5 ms runs, about a third of treedd's CPU, `perf`). So a directory is made
+//! run (on the JRTS reductions, with runs of 5 ms, about a quarter of treedd's CPU under
+//! `perf`). So a directory is made
 //! once per run in flight and emptied after each run instead: whatever the run left is
 //! removed, and the candidate file is rewritten in place (the same inode) by the next run.
 //!
