@@ -1,12 +1,12 @@
 //! The private directories oracle runs work in, reused (issue 10: treedd's own CPU).
 //!
 //! A run's directory holds only the candidate, under the input's file name, while the run
-//! starts. Making a directory and a file for every run and removing both afterwards was most
-//! of treedd's own CPU time on short oracles: the kernel allocates and frees two inodes per
-//! run (on the JRTS reductions, with runs of 5 ms, about a quarter of treedd's CPU under
-//! `perf`). So a directory is made
-//! once per run in flight and emptied after each run instead: whatever the run left is
-//! removed, and the candidate file is rewritten in place (the same inode) by the next run.
+//! starts. Making a directory and a file for every run and removing both afterwards was the
+//! largest part of treedd's own CPU time on short oracles: the kernel allocates and frees two
+//! inodes per run (on the JRTS reductions, with runs of 5 ms, about a quarter of treedd's CPU
+//! under `perf`). So a directory is made once per run in flight and emptied after each run
+//! instead: whatever the run left is removed, and the candidate file is rewritten in place
+//! (the same inode) by the next run.
 //!
 //! The candidate file is only rewritten in place when it is still what treedd made: a plain
 //! file, with one link and the mode it was made with. An oracle that linked it elsewhere
