@@ -64,8 +64,8 @@ const LOCK_NAME: &str = ".lock";
 /// `root/treedd-<uid>/` (mode 0700, removed when the last one goes), so that looking for a dead
 /// run's scratch directory reads only treedd's own entries, not a whole shared `/tmp`: with
 /// 16,000 entries in `/tmp`, that scan cost 5 ms at every start, 13-15% of treedd's own CPU
-/// on the 13 JRTS reductions (`perf`). Where that directory exists but is not this user's private
-/// directory, the scratch directories go directly into `root`.
+/// on the 13 JRTS reductions (`perf`). Where that directory exists but is not this user's
+/// private directory, the scratch directories go directly into `root`.
 pub struct Scratch {
     /// Always `Some` until dropped.
     dir: Option<tempfile::TempDir>,

@@ -79,12 +79,11 @@ impl RunDirs {
             })?
             .keep();
         let file = dir.join(&self.file_name);
-        let written = fs::write(&file, candidate).and_then(|()| fs::symlink_metadata(&file));
-        match written {
-            Ok(meta) => Ok(RunDir {
+        match write_new(&file, candidate) {
+            Ok(mode) => Ok(RunDir {
                 pool: self,
                 dir,
-                mode: meta.mode(),
+                mode,
             }),
             Err(e) => {
                 let _ = fs::remove_dir_all(&dir);
@@ -100,22 +99,19 @@ fn rewrite(file: &Path, mode: u32, candidate: &[u8]) -> std::io::Result<u32> {
     match fs::symlink_metadata(file) {
         Ok(meta) if meta.is_file() && meta.nlink() == 1 && meta.mode() == mode => {
             fs::write(file, candidate)?;
-            Ok(mode)
+            return Ok(mode);
         }
-        Ok(meta) => {
-            if meta.is_dir() {
-                fs::remove_dir_all(file)?;
-            } else {
-                fs::remove_file(file)?;
-            }
-            fs::write(file, candidate)?;
-            Ok(fs::symlink_metadata(file)?.mode())
-        }
-        Err(_) => {
-            fs::write(file, candidate)?;
-            Ok(fs::symlink_metadata(file)?.mode())
-        }
+        Ok(meta) if meta.is_dir() => fs::remove_dir_all(file)?,
+        Ok(_) => fs::remove_file(file)?,
+        Err(_) => {}
     }
+    write_new(file, candidate)
+}
+
+/// Write `candidate` as the new file `file`. Returns the file's mode.
+fn write_new(file: &Path, candidate: &[u8]) -> std::io::Result<u32> {
+    fs::write(file, candidate)?;
+    Ok(fs::symlink_metadata(file)?.mode())
 }
 
 impl RunDir<'_> {
