@@ -86,6 +86,14 @@ fn syntax_filter_skips_broken_candidates() {
     let s = stats(&d);
     assert!(s["syntax_filtered"].as_u64().unwrap() > 0, "{s}");
     assert_eq!(s["syntax_filter"], true);
+    // Candidates kept are parsed against the best text's tree; rejected ones (and the
+    // start) from scratch as well.
+    let parses = |k: &str| s[k].as_u64().unwrap();
+    assert!(parses("syntax_incremental_parses") > 0, "{s}");
+    assert!(
+        parses("syntax_fresh_parses") <= 1 + parses("syntax_filtered") + parses("oracle_runs"),
+        "{s}"
+    );
     // Every candidate the oracle saw parsed as well as the input, so the result does too.
     d.run(&["--print-tree-stats", "f.reduced.c"])
         .expect_code(0)
@@ -105,6 +113,7 @@ fn syntax_filter_skips_broken_candidates() {
     let s = stats(&d);
     assert_eq!(s["syntax_filtered"], 0);
     assert_eq!(s["syntax_filter"], false);
+    assert_eq!(s["syntax_incremental_parses"], 0);
 }
 
 #[test]

@@ -55,8 +55,8 @@ pub fn run(args: &[String]) -> Result<()> {
         }
     }
     println!(
-        "fuzz: {cases} cases (c {}, javascript {}, java {}), {} prunes, {} hoists, {} tentative candidates, {} re-parses, {} failures",
-        per_lang[0], per_lang[1], per_lang[2], total.prunes, total.hoists, total.tentative, total.reparses, failures.len()
+        "fuzz: {cases} cases (c {}, javascript {}, java {}), {} prunes, {} hoists, {} tentative candidates, {} re-parses ({} believed incremental by the syntax filter), {} failures",
+        per_lang[0], per_lang[1], per_lang[2], total.prunes, total.hoists, total.tentative, total.reparses, total.incremental, failures.len()
     );
     for f in failures.iter().take(20) {
         println!("  {}", f.chars().take(400).collect::<String>());

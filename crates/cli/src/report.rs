@@ -53,6 +53,10 @@ pub struct StatsReport {
     pub cache_hits: u64,
     pub cache_peak_entries: u64,
     pub syntax_filtered: u64,
+    /// The syntax filter's parses: from scratch, and incremental (against the best text's
+    /// tree; only error-free ones are believed, the rest are parsed from scratch again).
+    pub syntax_fresh_parses: u64,
+    pub syntax_incremental_parses: u64,
     pub timeouts: u64,
     /// Speculative tests whose answers were not used (a candidate earlier in the sequence won).
     pub discarded: u64,

@@ -4,6 +4,7 @@
 //! **Invariant:** the cache only ever holds candidates the oracle said were not interesting
 //! (or that timed out), never one larger than the best interesting candidate seen so far.
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -48,7 +49,13 @@ pub struct Judge {
     last_start_error: Mutex<Option<String>>,
     records: Mutex<Vec<PassRecord>>,
     lookahead: Mutex<Option<Arc<Lookahead>>>,
+    /// The syntax filter's recent verdicts (see [`Judge::filter_keeps`]).
+    screened: Mutex<HashMap<crate::cache::Key, bool>>,
 }
+
+/// Verdicts remembered before the memory starts again: far more than the candidates
+/// announced ahead of the one under test.
+const SCREENED_MAX: usize = 4096;
 
 #[derive(Default)]
 struct Counters {
@@ -97,6 +104,7 @@ impl Judge {
             last_start_error: Mutex::new(None),
             records: Mutex::new(Vec::new()),
             lookahead: Mutex::new(None),
+            screened: Mutex::new(HashMap::new()),
         }
     }
 
@@ -147,15 +155,35 @@ impl Judge {
         answer.unwrap_or(false)
     }
 
-    /// What happens to a candidate before the oracle: the syntax filter, then the cache.
+    /// What happens to a candidate before the oracle: the cache, then the syntax filter.
+    /// (The cache only holds candidates the oracle ran, which the filter had kept: the order
+    /// saves a parse and changes no answer.)
     fn screen(&self, candidate: &[u8], key: &crate::cache::Key) -> Screen {
-        if self.filter.as_ref().is_some_and(|f| !f(candidate)) {
-            Screen::Filtered
-        } else if self.cache.as_ref().is_some_and(|c| c.is_known_pass(key)) {
+        if self.cache.as_ref().is_some_and(|c| c.is_known_pass(key)) {
             Screen::KnownPass
+        } else if !self.filter_keeps(candidate, key) {
+            Screen::Filtered
         } else {
             Screen::Run
         }
+    }
+
+    /// The syntax filter's verdict, remembered: a lookahead worker screens a candidate ahead
+    /// of time and the algorithm screens it again when it tests it.
+    fn filter_keeps(&self, candidate: &[u8], key: &crate::cache::Key) -> bool {
+        let Some(filter) = &self.filter else {
+            return true;
+        };
+        if let Some(&keep) = lock(&self.screened).get(key) {
+            return keep;
+        }
+        let keep = filter(candidate);
+        let mut screened = lock(&self.screened);
+        if screened.len() >= SCREENED_MAX {
+            screened.clear();
+        }
+        screened.insert(*key, keep);
+        keep
     }
 
     /// Run the oracle on `candidate` and record the outcome (stats, cache, best so far).
@@ -483,6 +511,28 @@ mod tests {
             (2, 1, 3)
         );
         assert_eq!(oracle.runs(), 1);
+    }
+
+    #[test]
+    fn the_filter_judges_each_candidate_once() {
+        static CALLS: AtomicU64 = AtomicU64::new(0);
+        let opts = JudgeOptions {
+            filter: Some(Box::new(|c: &[u8]| {
+                CALLS.fetch_add(1, Ordering::SeqCst);
+                c.first() == Some(&b'{')
+            })),
+            ..Default::default()
+        };
+        let (judge, oracle) = judge_with(|c| c.len() == 2, opts);
+        for _ in 0..3 {
+            // Filtered each time, parsed once.
+            assert!(!judge.test(b"x{}"));
+            // Not interesting, then known to the cache: neither filtered nor run again.
+            assert!(!judge.test(b"{ }"));
+        }
+        assert_eq!(CALLS.load(Ordering::SeqCst), 2);
+        assert_eq!(oracle.runs(), 1);
+        assert_eq!(judge.stats().syntax_filtered, 3);
     }
 
     #[test]

@@ -5,10 +5,11 @@
 //! byte for byte; a tentative edit (`unparse_with`) gives exactly the bytes the committed edit
 //! (`prune`/`hoist`) then gives; and every unparse is a byte string that builds a tree again,
 //! whose own unparse is that string (the round trip holds for every candidate treedd could
-//! show an oracle). [`fuzz_case`] is run briefly by the unit tests and for as long as asked by
+//! show an oracle), and the syntax filter's verdict on every candidate, incremental where it
+//! believes its incremental parse, is the verdict of a parse from scratch. [`fuzz_case`] is run briefly by the unit tests and for as long as asked by
 //! `cargo xtask fuzz --minutes N`.
 
-use crate::{Edit, Lang, NodeId, RTree};
+use crate::{count_errors, Edit, Lang, NodeId, RTree, SyntaxFilter};
 
 /// A small deterministic generator (SplitMix64), so a failing seed can be replayed.
 pub struct Rng(u64);
@@ -39,6 +40,8 @@ pub struct FuzzCounts {
     pub hoists: u64,
     pub tentative: u64,
     pub reparses: u64,
+    /// Candidates the syntax filter accepted from an incremental parse alone.
+    pub incremental: u64,
 }
 
 impl std::ops::AddAssign for FuzzCounts {
@@ -47,6 +50,7 @@ impl std::ops::AddAssign for FuzzCounts {
         self.hoists += o.hoists;
         self.tentative += o.tentative;
         self.reparses += o.reparses;
+        self.incremental += o.incremental;
     }
 }
 
@@ -87,6 +91,8 @@ pub fn fuzz_case(lang: Lang, input: &[u8], seed: u64, steps: usize) -> Result<Fu
     let mut rng = Rng::new(seed);
     let mut counts = FuzzCounts::default();
     let mut tree = RTree::build(lang, input).map_err(|e| format!("build failed: {e}"))?;
+    let filter = SyntaxFilter::new(lang, 0);
+    filter.rebase(input);
     if tree.unparse() != input {
         return Err(format!(
             "round trip broken for {:?}",
@@ -109,7 +115,7 @@ pub fn fuzz_case(lang: Lang, input: &[u8], seed: u64, steps: usize) -> Result<Fu
                     tree.unparse_with(&|m| if m == n { Edit::Prune } else { Edit::Keep });
                 tree.prune(n);
                 counts.prunes += 1;
-                check_commit(lang, &tree, &tentative, &mut counts, "prune")?;
+                check_commit(&filter, &tree, &tentative, &mut counts, "prune")?;
             }
             1 => {
                 let below: Vec<NodeId> = subtree(&tree, n)
@@ -126,7 +132,7 @@ pub fn fuzz_case(lang: Lang, input: &[u8], seed: u64, steps: usize) -> Result<Fu
                     tree.unparse_with(&|m| if m == n { Edit::Hoist(d) } else { Edit::Keep });
                 tree.hoist(n, d);
                 counts.hoists += 1;
-                check_commit(lang, &tree, &tentative, &mut counts, "hoist")?;
+                check_commit(&filter, &tree, &tentative, &mut counts, "hoist")?;
             }
             _ => {
                 // A candidate of several tentative replacements, not committed.
@@ -141,7 +147,7 @@ pub fn fuzz_case(lang: Lang, input: &[u8], seed: u64, steps: usize) -> Result<Fu
                     }
                 });
                 counts.tentative += 1;
-                reparse(lang, &bytes, &mut counts)?;
+                reparse(&filter, lang, &bytes, &mut counts)?;
             }
         }
     }
@@ -149,7 +155,7 @@ pub fn fuzz_case(lang: Lang, input: &[u8], seed: u64, steps: usize) -> Result<Fu
 }
 
 fn check_commit(
-    lang: Lang,
+    filter: &SyntaxFilter,
     tree: &RTree,
     tentative: &[u8],
     counts: &mut FuzzCounts,
@@ -163,11 +169,29 @@ fn check_commit(
             String::from_utf8_lossy(&committed)
         ));
     }
-    reparse(lang, &committed, counts)
+    reparse(filter, tree.lang(), &committed, counts)?;
+    filter.rebase(&committed);
+    Ok(())
 }
 
-fn reparse(lang: Lang, bytes: &[u8], counts: &mut FuzzCounts) -> Result<(), String> {
+fn reparse(
+    filter: &SyntaxFilter,
+    lang: Lang,
+    bytes: &[u8],
+    counts: &mut FuzzCounts,
+) -> Result<(), String> {
     counts.reparses += 1;
+    let fresh_before = filter.fresh_parses();
+    let verdict = filter.accepts(bytes);
+    if filter.fresh_parses() == fresh_before {
+        counts.incremental += 1;
+    }
+    if verdict != (count_errors(lang, bytes) == 0) {
+        return Err(format!(
+            "the syntax filter says {verdict}, a parse from scratch the opposite, for {:?}",
+            String::from_utf8_lossy(bytes)
+        ));
+    }
     let again = RTree::build(lang, bytes).map_err(|e| format!("re-parse failed: {e}"))?;
     if again.unparse() != bytes {
         return Err(format!(
@@ -234,7 +258,10 @@ mod tests {
             }
         }
         assert!(
-            total.prunes > 100 && total.hoists > 10 && total.tentative > 100,
+            total.prunes > 100
+                && total.hoists > 10
+                && total.tentative > 100
+                && total.incremental > 100,
             "{total:?}"
         );
     }

@@ -9,6 +9,7 @@
 mod dump;
 mod error;
 mod facts;
+mod filter;
 mod flatten;
 pub mod fuzz;
 mod glue;
@@ -26,6 +27,7 @@ mod squeeze;
 pub use dump::dump;
 pub use error::Error;
 pub use facts::{Definition, Facts, Ident, Inlinable, ListSite, Literal};
+pub use filter::SyntaxFilter;
 pub use glue::glue;
 pub use lang::{Grammar, Lang};
 pub use loader::{default_cache_dir, load as load_grammar, Loaded};

@@ -11,6 +11,16 @@ thread_local! {
 
 /// Parse `src` with this thread's cached parser for `lang`.
 pub(crate) fn parse(lang: Lang, src: &[u8]) -> Result<tree_sitter::Tree, Error> {
+    parse_from(lang, src, None)
+}
+
+/// Parse `src`, reusing the unchanged parts of `old` (a tree of the text `src` was edited
+/// from, already told the edit with `Tree::edit`), or from scratch when `old` is `None`.
+pub(crate) fn parse_from(
+    lang: Lang,
+    src: &[u8],
+    old: Option<&tree_sitter::Tree>,
+) -> Result<tree_sitter::Tree, Error> {
     let data = lang.data()?;
     PARSERS.with(|cell| {
         let mut parsers = cell.borrow_mut();
@@ -28,7 +38,7 @@ pub(crate) fn parse(lang: Lang, src: &[u8]) -> Result<tree_sitter::Tree, Error> 
         };
         let parser = &mut parsers[i].1;
         parser.reset();
-        parser.parse(src, None).ok_or(Error::Parser {
+        parser.parse(src, old).ok_or(Error::Parser {
             lang: lang.name(),
             reason: "the parser returned no tree".to_string(),
         })

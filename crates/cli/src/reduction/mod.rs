@@ -18,7 +18,7 @@ use treedd_reduce::{
     Base, CommandOracle, Confirm, DdminOptions, Filter, Hoisting, Judge, JudgeOptions,
     OnImprovement, Oracle, Outcome, RunToken, TextUnit, TreeConfig,
 };
-use treedd_tree::RTree;
+use treedd_tree::{RTree, SyntaxFilter};
 
 use self::summary::{describe_outcome, summary};
 use crate::exit::{self, Fatal};
@@ -67,6 +67,8 @@ pub(crate) struct Reduction {
     confirm: OnceLock<Arc<Confirm<SharedOracle>>>,
     /// Size at every improvement, for `--stats`.
     trace: Arc<Trace>,
+    /// The syntax filter (tree languages without `--no-syntax-filter`), for its counts.
+    syntax: OnceLock<Arc<SyntaxFilter>>,
 }
 
 impl Reduction {
@@ -90,6 +92,7 @@ impl Reduction {
             resumed: false,
             confirm: OnceLock::new(),
             trace: Arc::new(Trace::new()),
+            syntax: OnceLock::new(),
         }
     }
 
@@ -146,17 +149,8 @@ impl Reduction {
         let writer = BestWriter::create(&self.plan.output, &self.start, mode)
             .map_err(|e| self.output_error(e))?;
         let writer = Arc::new(writer);
-        let on_improvement: OnImprovement = {
-            let writer = Arc::clone(&writer);
-            let (trace, judge) = (Arc::clone(&self.trace), Arc::clone(&self.judge));
-            let extra_runs = self.extra_runs;
-            Box::new(move |candidate: &[u8]| {
-                writer.offer(candidate);
-                let runs = judge.get().map_or(0, |j| j.stats().oracle_runs);
-                trace.record(runs + extra_runs, report::non_whitespace_chars(candidate));
-            })
-        };
-        let filter: Option<Filter> = match &tree {
+        // The syntax filter parses candidates against the current best text's tree.
+        let syntax: Option<Arc<SyntaxFilter>> = match &tree {
             Some(tree) if !self.args.no_syntax_filter => {
                 let lang = self.plan.lang;
                 // Resumed: as many errors as the original input had, as in the first run.
@@ -166,11 +160,29 @@ impl Reduction {
                         .max(RTree::build(lang, &self.input).map_or(0, |t| t.error_count())),
                     false => tree.error_count(),
                 };
-                Some(Box::new(move |candidate: &[u8]| {
-                    treedd_tree::count_errors(lang, candidate) <= allowed
-                }))
+                let filter = SyntaxFilter::new(lang, allowed);
+                filter.rebase(&self.start);
+                let filter = Arc::new(filter);
+                let _ = self.syntax.set(Arc::clone(&filter));
+                Some(filter)
             }
             _ => None,
+        };
+        let filter: Option<Filter> = syntax.clone().map(|syntax| -> Filter {
+            Box::new(move |candidate: &[u8]| syntax.accepts(candidate))
+        });
+        let on_improvement: OnImprovement = {
+            let writer = Arc::clone(&writer);
+            let (trace, judge) = (Arc::clone(&self.trace), Arc::clone(&self.judge));
+            let extra_runs = self.extra_runs;
+            Box::new(move |candidate: &[u8]| {
+                writer.offer(candidate);
+                if let Some(syntax) = &syntax {
+                    syntax.rebase(candidate);
+                }
+                let runs = judge.get().map_or(0, |j| j.stats().oracle_runs);
+                trace.record(runs + extra_runs, report::non_whitespace_chars(candidate));
+            })
         };
         let confirm = Arc::new(Confirm::new(
             SharedOracle(Arc::clone(&self.oracle)),

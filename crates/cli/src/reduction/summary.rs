@@ -65,6 +65,8 @@ impl Reduction {
             cache_hits: stats.cache_hits,
             cache_peak_entries: stats.cache_peak_entries,
             syntax_filtered: stats.syntax_filtered,
+            syntax_fresh_parses: self.syntax.get().map_or(0, |f| f.fresh_parses()),
+            syntax_incremental_parses: self.syntax.get().map_or(0, |f| f.incremental_parses()),
             timeouts: stats.timeouts,
             input_bytes: self.input.len(),
             output_bytes: output.len(),

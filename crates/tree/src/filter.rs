@@ -1,0 +1,271 @@
+//! The syntax filter: a candidate goes to the oracle only if a parse finds at most as many
+//! ERROR and MISSING nodes in it as in the input.
+//!
+//! Parsing every candidate of a large input from scratch was most of treedd's own CPU
+//! (`perf`, the first minute of the default on the 554 KB Perses input gcc-64990: parsing was
+//! 34% of the machine's CPU, the oracles' gcc runs included). Almost every candidate is the
+//! current text with one region changed, so the filter parses it incrementally: tree-sitter
+//! reuses the subtrees of the current text's tree outside the changed region, found as the
+//! common prefix and suffix of the two texts.
+//!
+//! **Invariant:** the verdict is that of a parse from scratch, so it does not depend on the
+//! text the filter happens to start from (a faster worker can move it on), and `--jobs` cannot
+//! change the output. An incremental parse is believed only when it finds no error in an edit
+//! of an error-free tree: it is then a derivation of the whole candidate in the grammar, which
+//! the fresh parse finds too. Every other case (errors found, or a current text with errors)
+//! is parsed from scratch. Checked against fresh parses of random candidates by
+//! [`crate::fuzz::fuzz_case`].
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use tree_sitter::{InputEdit, Point, Tree};
+
+use crate::parse::{error_nodes, parse_from};
+use crate::Lang;
+
+/// Keeps the candidates with at most `allowed` syntax errors; thread-safe.
+pub struct SyntaxFilter {
+    lang: Lang,
+    allowed: usize,
+    base: Mutex<Option<Arc<Base>>>,
+    fresh: AtomicU64,
+    incremental: AtomicU64,
+}
+
+/// An error-free text and its tree, which candidates are parsed against.
+struct Base {
+    text: Vec<u8>,
+    /// Byte offset of every line's start (tree-sitter's edits also give rows and columns).
+    lines: Vec<usize>,
+    tree: Tree,
+}
+
+impl SyntaxFilter {
+    /// A filter keeping candidates with at most `allowed` errors; [`SyntaxFilter::rebase`]
+    /// gives it the text candidates are made from.
+    pub fn new(lang: Lang, allowed: usize) -> SyntaxFilter {
+        SyntaxFilter {
+            lang,
+            allowed,
+            base: Mutex::new(None),
+            fresh: AtomicU64::new(0),
+            incremental: AtomicU64::new(0),
+        }
+    }
+
+    /// True if `candidate` has at most the allowed number of syntax errors.
+    pub fn accepts(&self, candidate: &[u8]) -> bool {
+        if let Some(base) = self.base() {
+            if self.incremental_errors(&base, candidate) == Some(0) {
+                return true;
+            }
+        }
+        self.fresh_errors(candidate) <= self.allowed
+    }
+
+    /// Candidates are now made from `text` (the current best): parse it (incrementally from
+    /// the previous text where that is believed) and keep its tree if it has no errors.
+    pub fn rebase(&self, text: &[u8]) {
+        let mut tree = None;
+        if let Some(base) = self.base() {
+            if let Some(t) = self.reparse(&base, text) {
+                if error_nodes(&t) == 0 {
+                    tree = Some(t);
+                }
+            }
+        }
+        if tree.is_none() {
+            self.fresh.fetch_add(1, Ordering::Relaxed);
+            tree = parse_from(self.lang, text, None)
+                .ok()
+                .filter(|t| error_nodes(t) == 0);
+        }
+        let base = tree.map(|tree| {
+            Arc::new(Base {
+                lines: line_starts(text),
+                text: text.to_vec(),
+                tree,
+            })
+        });
+        *self.lock() = base;
+    }
+
+    /// Parses from scratch so far (the first of [`SyntaxFilter::rebase`] included).
+    pub fn fresh_parses(&self) -> u64 {
+        self.fresh.load(Ordering::Relaxed)
+    }
+
+    /// Incremental parses so far.
+    pub fn incremental_parses(&self) -> u64 {
+        self.incremental.load(Ordering::Relaxed)
+    }
+
+    /// Errors of a parse from scratch (0 for a language without a grammar, as `count_errors`).
+    fn fresh_errors(&self, candidate: &[u8]) -> usize {
+        self.fresh.fetch_add(1, Ordering::Relaxed);
+        parse_from(self.lang, candidate, None).map_or(0, |t| error_nodes(&t))
+    }
+
+    fn incremental_errors(&self, base: &Base, candidate: &[u8]) -> Option<usize> {
+        self.reparse(base, candidate).map(|t| error_nodes(&t))
+    }
+
+    /// `candidate` parsed against `base`'s tree.
+    fn reparse(&self, base: &Base, candidate: &[u8]) -> Option<Tree> {
+        self.incremental.fetch_add(1, Ordering::Relaxed);
+        let mut old = base.tree.clone();
+        old.edit(&edit_between(base, candidate));
+        parse_from(self.lang, candidate, Some(&old)).ok()
+    }
+
+    fn base(&self) -> Option<Arc<Base>> {
+        self.lock().clone()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Option<Arc<Base>>> {
+        self.base.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// The one edit turning `base.text` into `new`: everything between their common prefix and
+/// their common suffix is replaced.
+fn edit_between(base: &Base, new: &[u8]) -> InputEdit {
+    let old = &base.text[..];
+    let start = common_prefix(old, new);
+    let suffix = common_suffix(&old[start..], &new[start..]);
+    let (old_end, new_end) = (old.len() - suffix, new.len() - suffix);
+    let start_position = point_at(&base.lines, start);
+    InputEdit {
+        start_byte: start,
+        old_end_byte: old_end,
+        new_end_byte: new_end,
+        start_position,
+        old_end_position: point_at(&base.lines, old_end),
+        new_end_position: advance(start_position, &new[start..new_end]),
+    }
+}
+
+fn line_starts(text: &[u8]) -> Vec<usize> {
+    let mut lines = vec![0];
+    lines.extend(
+        text.iter()
+            .enumerate()
+            .filter(|&(_, &b)| b == b'\n')
+            .map(|(i, _)| i + 1),
+    );
+    lines
+}
+
+/// Row and byte column of `offset`.
+fn point_at(lines: &[usize], offset: usize) -> Point {
+    let row = lines.partition_point(|&s| s <= offset) - 1;
+    Point::new(row, offset - lines[row])
+}
+
+/// Where `from` ends up after `text`.
+fn advance(from: Point, text: &[u8]) -> Point {
+    match text.iter().rposition(|&b| b == b'\n') {
+        Some(last) => Point::new(
+            from.row + text.iter().filter(|&&b| b == b'\n').count(),
+            text.len() - last - 1,
+        ),
+        None => Point::new(from.row, from.column + text.len()),
+    }
+}
+
+/// Compared in blocks first (slice equality is a `memcmp`), then byte by byte.
+const BLOCK: usize = 64;
+
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    let n = a.len().min(b.len());
+    let mut i = 0;
+    while i + BLOCK <= n && a[i..i + BLOCK] == b[i..i + BLOCK] {
+        i += BLOCK;
+    }
+    while i < n && a[i] == b[i] {
+        i += 1;
+    }
+    i
+}
+
+fn common_suffix(a: &[u8], b: &[u8]) -> usize {
+    let n = a.len().min(b.len());
+    let (a, b) = (&a[a.len() - n..], &b[b.len() - n..]);
+    let mut i = 0;
+    while i + BLOCK <= n && a[n - i - BLOCK..n - i] == b[n - i - BLOCK..n - i] {
+        i += BLOCK;
+    }
+    while i < n && a[n - i - 1] == b[n - i - 1] {
+        i += 1;
+    }
+    i
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::count_errors;
+
+    #[test]
+    fn edits_span_the_changed_region_with_rows_and_columns() {
+        let text = b"int a;\nint bb;\nint c;\n".to_vec();
+        let base = Base {
+            lines: line_starts(&text),
+            tree: parse_from(Lang::C, &text, None).unwrap(),
+            text,
+        };
+        let e = edit_between(&base, b"int a;\nint c;\n");
+        assert_eq!((e.start_byte, e.old_end_byte, e.new_end_byte), (11, 19, 11));
+        assert_eq!(e.start_position, Point::new(1, 4));
+        assert_eq!(e.old_end_position, Point::new(2, 4));
+        assert_eq!(e.new_end_position, Point::new(1, 4));
+        let e = edit_between(&base, b"int a;\nint x;\n\nint bb;\nint c;\n");
+        // "x;\n\nint " inserted before "bb;".
+        assert_eq!((e.start_byte, e.old_end_byte, e.new_end_byte), (11, 11, 19));
+        assert_eq!(e.new_end_position, Point::new(3, 4));
+        let e = edit_between(&base, &base.text.clone());
+        assert_eq!((e.start_byte, e.old_end_byte, e.new_end_byte), (22, 22, 22));
+        assert_eq!(common_prefix(&[7; 200], &[7; 130]), 130);
+        assert_eq!(common_suffix(&[7; 200], &[7; 130]), 130);
+    }
+
+    #[test]
+    fn a_small_edit_of_a_large_text_is_parsed_incrementally_with_the_fresh_verdict() {
+        let mut text = String::new();
+        for i in 0..400 {
+            text.push_str(&format!("int f{i}(int x) {{ return x + {i}; }}\n"));
+        }
+        let filter = SyntaxFilter::new(Lang::C, 0);
+        filter.rebase(text.as_bytes());
+        assert_eq!(filter.fresh_parses(), 1);
+        let good = text.replacen("int f200(int x) { return x + 200; }\n", "", 1);
+        let bad = text.replacen("return x + 200;", "return x + ;", 1);
+        assert!(filter.accepts(good.as_bytes()));
+        // Believed without a parse from scratch.
+        assert_eq!(filter.fresh_parses(), 1);
+        assert!(!filter.accepts(bad.as_bytes()));
+        assert_eq!(count_errors(Lang::C, bad.as_bytes()), 1);
+        // Errors are always confirmed from scratch.
+        assert_eq!(filter.fresh_parses(), 2);
+        assert_eq!(filter.incremental_parses(), 2);
+        filter.rebase(good.as_bytes());
+        assert_eq!(filter.fresh_parses(), 2);
+        assert!(filter.accepts(good.replacen("f3(", "g3(", 1).as_bytes()));
+        assert_eq!(filter.fresh_parses(), 2);
+    }
+
+    #[test]
+    fn with_errors_in_the_text_every_candidate_is_parsed_from_scratch() {
+        let filter = SyntaxFilter::new(Lang::C, 1);
+        filter.rebase(b"int x = ;\nint y;\n");
+        assert!(filter.accepts(b"int x = ;\n"));
+        assert!(!filter.accepts(b"int x = ;\nint y = ;\n"));
+        assert_eq!(filter.incremental_parses(), 0);
+        assert_eq!(filter.fresh_parses(), 3);
+        // A language without a grammar counts no errors.
+        let text = SyntaxFilter::new(Lang::Text, 0);
+        text.rebase(b"anything");
+        assert!(text.accepts(b"any"));
+    }
+}
