@@ -1,0 +1,353 @@
+//! Unit tests of the judge: filter, cache, best so far, cancel.
+
+use std::sync::Mutex;
+
+use super::*;
+use crate::{ddmin, DdminOptions};
+
+type Pred = fn(&[u8]) -> bool;
+
+fn judge_with(f: Pred, opts: JudgeOptions) -> (Judge, Arc<FnOracle<Pred>>) {
+    let oracle = Arc::new(FnOracle::new(f));
+    (Judge::new(Box::new(Arc::clone(&oracle)), opts), oracle)
+}
+
+#[test]
+fn filter_runs_before_the_oracle_and_is_counted() {
+    let opts = JudgeOptions {
+        filter: Some(Box::new(|c: &[u8]| c.first() == Some(&b'{'))),
+        ..Default::default()
+    };
+    let (judge, oracle) = judge_with(|_| true, opts);
+    assert!(!judge.test(b"x{}"));
+    assert!(!judge.test(b""));
+    assert!(judge.test(b"{}"));
+    let stats = judge.stats();
+    assert_eq!(
+        (stats.syntax_filtered, stats.oracle_runs, stats.tests),
+        (2, 1, 3)
+    );
+    assert_eq!(oracle.runs(), 1);
+}
+
+#[test]
+fn the_filter_judges_each_candidate_once() {
+    static CALLS: AtomicU64 = AtomicU64::new(0);
+    let opts = JudgeOptions {
+        filter: Some(Box::new(|c: &[u8]| {
+            CALLS.fetch_add(1, Ordering::SeqCst);
+            c.first() == Some(&b'{')
+        })),
+        ..Default::default()
+    };
+    let (judge, oracle) = judge_with(|c| c.len() == 2, opts);
+    for _ in 0..3 {
+        // Filtered each time, parsed once.
+        assert!(!judge.test(b"x{}"));
+        // Not interesting, then known to the cache: neither filtered nor run again.
+        assert!(!judge.test(b"{ }"));
+    }
+    assert_eq!(CALLS.load(Ordering::SeqCst), 2);
+    assert_eq!(oracle.runs(), 1);
+    assert_eq!(judge.stats().syntax_filtered, 3);
+}
+
+#[test]
+fn cache_answers_repeats_of_passing_candidates_only() {
+    let (judge, oracle) = judge_with(|c| c.contains(&b'x'), JudgeOptions::default());
+    assert!(!judge.test(b"abc"));
+    assert!(!judge.test(b"abc"));
+    assert!(judge.test(b"xyz"));
+    assert!(
+        judge.test(b"xyz"),
+        "an interesting outcome must never come from the cache"
+    );
+    assert_eq!(oracle.runs(), 3);
+    let stats = judge.stats();
+    assert_eq!(
+        (stats.cache_hits, stats.oracle_runs, stats.interesting),
+        (1, 3, 2)
+    );
+
+    let (judge, oracle) = judge_with(
+        |_| false,
+        JudgeOptions {
+            cache: false,
+            ..Default::default()
+        },
+    );
+    assert!(!judge.test(b"abc") && !judge.test(b"abc"));
+    assert_eq!((oracle.runs(), judge.stats().cache_hits), (2, 0));
+}
+
+#[test]
+fn improvement_evicts_larger_cache_entries_and_peak_is_counted() {
+    let (judge, _) = judge_with(|c| c.ends_with(b"!"), JudgeOptions::default());
+    assert!(judge.test(b"0123456789!"));
+    for c in [&b"0123456789"[..], b"012345678", b"0123", b"01"] {
+        assert!(!judge.test(c));
+    }
+    assert_eq!(judge.cache_len(), 4);
+    assert!(judge.test(b"012!"));
+    // Entries longer than 4 bytes are gone, the others stay.
+    assert_eq!(judge.cache_len(), 2);
+    assert!(!judge.test(b"01"));
+    assert_eq!(judge.stats().cache_hits, 1);
+    assert_eq!(judge.stats().cache_peak_entries, 4);
+    // Longer than the best: not worth storing.
+    assert!(!judge.test(b"0123456789abc"));
+    assert_eq!(judge.cache_len(), 2);
+}
+
+#[test]
+fn cache_keeps_memory_bounded_during_ddmin() {
+    // ddmin over 200 lines: without eviction the cache would hold every passing test.
+    let input: Vec<u8> = (0..200)
+        .flat_map(|i| format!("{i}\n").into_bytes())
+        .collect();
+    let (judge, _) = judge_with(
+        |c| {
+            let s = std::str::from_utf8(c).unwrap_or("");
+            s.lines().any(|l| l == "17") && s.lines().any(|l| l == "150")
+        },
+        JudgeOptions::default(),
+    );
+    let out = crate::reduce_text(
+        &input,
+        crate::TextUnit::Line,
+        &judge,
+        &DdminOptions::default(),
+    );
+    assert_eq!(out, b"17\n150\n");
+    let stats = judge.stats();
+    let passing = stats.oracle_runs - stats.interesting;
+    assert!(stats.cache_peak_entries * 3 < passing, "{stats:?}");
+    assert!(stats.cache_peak_entries > 0);
+}
+
+#[test]
+fn best_so_far_callback_only_on_strictly_smaller_interesting_candidates() {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let log = Arc::clone(&seen);
+    let opts = JudgeOptions {
+        on_improvement: Some(Box::new(move |c: &[u8]| {
+            log.lock().unwrap().push(c.to_vec())
+        })),
+        ..Default::default()
+    };
+    let (judge, _) = judge_with(|c| c.starts_with(b"a"), opts);
+    assert_eq!((judge.best(), judge.best_len()), (Vec::new(), None));
+    assert!(judge.test(b"abcd"));
+    assert!(!judge.test(b"bcd"));
+    assert!(judge.test(b"abce")); // same size: not an improvement
+    assert!(judge.test(b"abcdef")); // larger
+    assert!(judge.test(b"ab"));
+    assert_eq!(
+        *seen.lock().unwrap(),
+        vec![b"abcd".to_vec(), b"ab".to_vec()]
+    );
+    assert_eq!((judge.best(), judge.best_len()), (b"ab".to_vec(), Some(2)));
+}
+
+#[test]
+fn cancel_stops_ddmin_without_further_oracle_runs() {
+    let judge_cell: Arc<Mutex<Option<Arc<Judge>>>> = Arc::new(Mutex::new(None));
+    let cell = Arc::clone(&judge_cell);
+    let runs = Arc::new(AtomicU64::new(0));
+    let counter = Arc::clone(&runs);
+    let oracle = FnOracle::new(move |c: &[u8]| {
+        if counter.fetch_add(1, Ordering::SeqCst) == 9 {
+            // Ctrl-C arrives during the 10th run.
+            if let Some(judge) = cell.lock().unwrap().as_ref() {
+                judge.cancel();
+            }
+        }
+        c.first() == Some(&0) && c.last() == Some(&255)
+    });
+    let judge = Arc::new(Judge::new(Box::new(oracle), JudgeOptions::default()));
+    *judge_cell.lock().unwrap() = Some(Arc::clone(&judge));
+    let units: Vec<u8> = (0..=255).cycle().take(5000).collect();
+    let calls = AtomicU64::new(0);
+    let test = |c: &[u8]| {
+        calls.fetch_add(1, Ordering::SeqCst);
+        judge.test(c)
+    };
+    let opts = DdminOptions {
+        stop: Some(judge.stop_flag()),
+        jobs: 4,
+        ..Default::default()
+    };
+    let out = ddmin(&units, &test, &opts);
+    *judge_cell.lock().unwrap() = None;
+    assert!(judge.is_cancelled());
+    assert_eq!(runs.load(Ordering::SeqCst), 10, "oracle ran after cancel");
+    assert!(
+        calls.load(Ordering::SeqCst) <= 12,
+        "ddmin kept going: {calls:?}"
+    );
+    assert!(!out.is_empty());
+    assert!(!judge.test(&out), "tests after cancel must be false");
+}
+
+#[test]
+fn cache_changes_no_result_only_the_oracle_runs() {
+    let input: Vec<u8> = (0..120u32)
+        .flat_map(|i| format!("{}\n", i % 17).into_bytes())
+        .collect();
+    let f: Pred = |c| c.windows(3).any(|w| w == b"16\n") && c.windows(2).any(|w| w == b"3\n");
+    let mut outs = Vec::new();
+    for cache in [true, false] {
+        let (judge, oracle) = judge_with(
+            f,
+            JudgeOptions {
+                cache,
+                ..Default::default()
+            },
+        );
+        let opts = DdminOptions {
+            fixpoint: true,
+            ..Default::default()
+        };
+        let out = crate::reduce_text(&input, crate::TextUnit::LineThenChar, &judge, &opts);
+        outs.push((out, oracle.runs(), judge.stats().cache_hits));
+    }
+    assert_eq!(outs[0].0, outs[1].0);
+    assert!(outs[0].2 > 0, "no cache hits: {:?}", outs[0]);
+    assert_eq!(
+        outs[0].1 + outs[0].2,
+        outs[1].1,
+        "every hit saves exactly one run"
+    );
+}
+
+#[test]
+fn property_judge_answers_equal_the_oracle_with_or_without_cache() {
+    // Random non-monotone oracles over random byte strings, sequential and parallel:
+    // every answer of the judge is the oracle's own answer (the cache never turns an
+    // interesting candidate into a pass), and the cache changes no result.
+    let mut seed = 0x5eed_u64;
+    let mut next = move || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        seed >> 33
+    };
+    let mut ran = 0;
+    for case in 0..60 {
+        let len = 1 + next() % 60;
+        let input: Vec<u8> = (0..len).map(|_| b'a' + (next() % 4) as u8).collect();
+        let salt = next();
+        let must = input[(next() % len) as usize];
+        let f = move |c: &[u8]| {
+            let h = c
+                .iter()
+                .fold(salt, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100000001b3));
+            c.contains(&must) && (h % 4 != 0 || c.len() <= 1)
+        };
+        if !f(&input) {
+            continue;
+        }
+        ran += 1;
+        let mut results = Vec::new();
+        for (cache, jobs) in [(true, 1), (false, 1), (true, 4)] {
+            let judge = Judge::new(
+                Box::new(FnOracle::new(f)),
+                JudgeOptions {
+                    cache,
+                    ..Default::default()
+                },
+            );
+            let units: Vec<u8> = input.clone();
+            let test = |c: &[u8]| {
+                let answer = judge.test(c);
+                assert_eq!(
+                    answer,
+                    f(c),
+                    "case {case}: judge answered wrongly for {c:?}"
+                );
+                answer
+            };
+            let opts = DdminOptions {
+                jobs,
+                fixpoint: true,
+                ..Default::default()
+            };
+            results.push(ddmin(&units, &test, &opts));
+        }
+        assert_eq!(
+            results[0], results[1],
+            "case {case}: the cache changed the result"
+        );
+        assert_eq!(
+            results[0], results[2],
+            "case {case}: jobs changed the result"
+        );
+    }
+    assert!(ran >= 30, "only {ran} cases had an interesting input");
+}
+
+#[test]
+fn phase_and_failed_starts() {
+    struct Broken;
+    impl Oracle for Broken {
+        fn run(&self, _: &[u8]) -> Outcome {
+            Outcome::FailedToStart("exec format error".into())
+        }
+        fn cancel(&self) {}
+    }
+    let judge = Judge::new(Box::new(Broken), JudgeOptions::default());
+    judge.set_phase("text: lines");
+    assert_eq!(judge.phase(), "text: lines");
+    assert!(!judge.test(b"x") && !judge.test(b"x"));
+    assert_eq!(
+        judge.stats().failed_to_start,
+        2,
+        "failed starts must not be cached"
+    );
+    assert_eq!(
+        judge.last_start_error().as_deref(),
+        Some("exec format error")
+    );
+}
+
+#[test]
+fn timeouts_count_as_not_interesting() {
+    struct Slow;
+    impl Oracle for Slow {
+        fn run(&self, _: &[u8]) -> Outcome {
+            Outcome::TimedOut
+        }
+        fn cancel(&self) {}
+    }
+    let judge = Judge::new(Box::new(Slow), JudgeOptions::default());
+    assert!(!judge.test(b"x") && !judge.test(b"x"));
+    let stats = judge.stats();
+    assert_eq!(
+        (stats.timeouts, stats.oracle_runs, stats.cache_hits),
+        (1, 1, 1)
+    );
+}
+
+#[test]
+fn cancelled_runs_are_never_cached_nor_counted_as_timeouts() {
+    // A run cut by treedd's own cancellation (a later speculative driver cancels runs)
+    // has no answer: the same candidate must be run again when asked again.
+    struct CancelledOnce(AtomicU64);
+    impl Oracle for CancelledOnce {
+        fn run(&self, _: &[u8]) -> Outcome {
+            match self.0.fetch_add(1, Ordering::SeqCst) {
+                0 => Outcome::Cancelled,
+                _ => Outcome::Interesting,
+            }
+        }
+        fn cancel(&self) {}
+    }
+    let judge = Judge::new(
+        Box::new(CancelledOnce(AtomicU64::new(0))),
+        JudgeOptions::default(),
+    );
+    assert!(!judge.test(b"x"));
+    assert!(judge.test(b"x"), "a cancelled run's answer was cached");
+    let stats = judge.stats();
+    assert_eq!((stats.timeouts, stats.cache_hits), (0, 0));
+}
