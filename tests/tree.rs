@@ -226,3 +226,45 @@ fn reduce_text(d: &Dir, extra: &[&str]) -> String {
     d.run(&args).expect_code(0);
     d.read_string("p.reduced.c")
 }
+
+/// A program whose crash-like marker sits in one function that reaches a few of the other
+/// declarations; the oracle compiles it as a C compiler would (undeclared names are errors).
+const REACHING: &str = "typedef int T1;
+typedef long T2;
+int g1 = 1;
+T2 g2 = 2;
+static T1 g3[4] = {1, 2, 3, 4};
+int h1(int x);
+T2 h2(T2 y);
+int h3(void);
+int h1(int x) { return x + g1; }
+T2 h2(T2 y) { return y * g2 + h1(3); }
+int h3(void) { return g3[1] + 7; }
+int crash(void) { T1 a = h1(g3[2]); return a + 12345; }
+int main(void) { return h3() + (int)h2(1) + crash(); }
+";
+const COMPILES_WITH_12345: &str = r#"gcc -fsyntax-only -Werror=implicit-function-declaration \
+  -Werror=implicit-int -x c "$1" 2>/dev/null && grep -q 12345 "$1""#;
+
+#[test]
+fn reference_closure_saves_oracle_runs_on_declarations_and_their_uses() {
+    let d = Dir::new();
+    d.write("r.c", REACHING);
+    d.script("oracle.sh", COMPILES_WITH_12345);
+    let reduce = |extra: &[&str]| {
+        let mut args = vec!["--test", "oracle.sh", "--stats", "s.json", "-q", "r.c"];
+        args.extend_from_slice(extra);
+        d.run(&args).expect_code(0);
+        let out = d.read("r.reduced.c");
+        assert!(is_interesting(&d.join("oracle.sh"), "r.c", &out));
+        (stats(&d), String::from_utf8(out).unwrap())
+    };
+    let (plain, plain_out) = reduce(&["--no-reference-closure"]);
+    let (closure, out) = reduce(&[]);
+    assert_eq!(plain["reference_closure"], false);
+    assert_eq!(closure["reference_closure"], true);
+    let runs = |s: &serde_json::Value| s["oracle_runs"].as_u64().unwrap();
+    let chars = |s: &serde_json::Value| s["output_chars"].as_u64().unwrap();
+    assert!(runs(&closure) < runs(&plain), "{closure}\n{plain}");
+    assert!(chars(&closure) <= chars(&plain), "{out}\n{plain_out}");
+}

@@ -152,6 +152,12 @@ pub struct Args {
     #[arg(long, help_heading = "REDUCTION")]
     pub no_passes: bool,
 
+    /// DDMIN's candidates remove siblings only with what refers to them (a declaration with its
+    /// uses, by the identifiers' first occurrences); this turns that off, for the papers'
+    /// algorithms as defined
+    #[arg(long, help_heading = "REDUCTION")]
+    pub no_reference_closure: bool,
+
     /// ddmin's split factor nu, >= 2, or max (nu = |c|; onemin with --no-subsets) [default: 2]
     #[arg(long, value_name = "N|max", value_parser = parse_split_factor,
           help_heading = "DDMIN OPTIONS")]

@@ -35,6 +35,9 @@ pub struct StatsReport {
     /// The transformation passes of every round (tree reduction only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub passes: Option<Vec<&'static str>>,
+    /// DDMIN's candidates keep what kept siblings refer to (tree reduction only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reference_closure: Option<bool>,
     /// The per-run timeout in effect (`null`: none); `timeout_default` if derived from the
     /// original's run rather than given with `--timeout`.
     pub timeout_seconds: Option<f64>,

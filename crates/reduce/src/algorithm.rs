@@ -97,6 +97,10 @@ pub struct TreeConfig {
     pub final_text_pass: bool,
     /// The transformation passes run after the tree algorithm in every round.
     pub passes: Vec<Pass>,
+    /// DDMIN's configurations keep what their kept siblings refer to (see `closure`), in
+    /// every round but the last: a round without it must change nothing too before the joint
+    /// fixed point is reached. Only with `fixpoint`.
+    pub closure: bool,
     /// Other strategies, each run from the same start after this one; the smallest result
     /// wins, and then every strategy runs on it in turn until none changes it (a joint fixed
     /// point of them all). `smallest` has `balanced` here, so its output is never larger than
@@ -119,6 +123,7 @@ impl TreeConfig {
             ddmin: DdminOptions::default(),
             final_text_pass: false,
             passes: Vec::new(),
+            closure: false,
             alternatives: Vec::new(),
         }
     }
@@ -177,6 +182,7 @@ impl TreeConfig {
         Ok(TreeConfig {
             passes,
             alternatives,
+            closure: true,
             ..TreeConfig::new(base, hoist)
         })
     }
@@ -414,6 +420,7 @@ fn portfolio(tree: &mut RTree, judge: &Judge, config: &TreeConfig) -> Vec<u8> {
 fn rounds(tree: &mut RTree, judge: &Judge, config: &TreeConfig, round: &mut usize) -> Vec<u8> {
     let lang = tree.lang();
     let mut current = tree.unparse();
+    let mut closure = config.closure && config.fixpoint;
     for iteration in 0..MAX_ROUNDS {
         *round += 1;
         let round = *round;
@@ -426,7 +433,16 @@ fn rounds(tree: &mut RTree, judge: &Judge, config: &TreeConfig, round: &mut usiz
         }
         let runs = judge.stats().oracle_runs;
         let size = passes::chars(&current);
-        current = reduce(tree, judge, config);
+        current = if closure == config.closure {
+            reduce(tree, judge, config)
+        } else {
+            let plain = TreeConfig {
+                closure,
+                alternatives: Vec::new(),
+                ..config.clone()
+            };
+            reduce(tree, judge, &plain)
+        };
         judge.record(PassRecord {
             round,
             pass: "tree".to_string(),
@@ -452,9 +468,19 @@ fn rounds(tree: &mut RTree, judge: &Judge, config: &TreeConfig, round: &mut usiz
             });
         }
         current = p.current;
-        if !config.fixpoint || judge.is_cancelled() || current == before {
+        if !config.fixpoint || judge.is_cancelled() {
             break;
         }
+        if current == before {
+            // The closure may keep a sibling that only looks referred to (two locals of one
+            // name): a round without it must find nothing either.
+            if closure {
+                closure = false;
+                continue;
+            }
+            break;
+        }
+        closure = config.closure;
     }
     current
 }
@@ -466,6 +492,7 @@ const MAX_ROUNDS: usize = 100;
 pub(crate) fn reduce<T: Tree>(tree: &mut T, judge: &Judge, config: &TreeConfig) -> Vec<u8> {
     let coarse = config.base.is_coarse();
     let mut s = Session::new(tree, judge, &config.ddmin);
+    s.closure = config.closure;
     if config.hoist.has_pre() {
         run_phase(
             &mut s,

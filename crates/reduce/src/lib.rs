@@ -5,6 +5,7 @@
 
 mod algorithm;
 mod cache;
+mod closure;
 mod confirm;
 mod ddmin;
 mod driver;

@@ -49,6 +49,12 @@ pub(crate) trait Tree: Sync {
     fn unparse_hoisted(&self, n: Self::Node, desc: Self::Node) -> Vec<u8>;
     fn prune(&mut self, n: Self::Node);
     fn hoist(&mut self, n: Self::Node, desc: Self::Node);
+    /// An identifier token's name (the same for the same spelling), for the reference
+    /// closure (`closure`); `None` for other nodes.
+    fn name(&self, n: Self::Node) -> Option<u32>;
+    /// An identifier token whose spelling occurs in no token before it in the text the tree
+    /// was built from.
+    fn is_first_occurrence(&self, n: Self::Node) -> bool;
 }
 
 impl Tree for RTree {
@@ -106,6 +112,12 @@ impl Tree for RTree {
     fn hoist(&mut self, n: NodeId, desc: NodeId) {
         RTree::hoist(self, n, desc)
     }
+    fn name(&self, n: NodeId) -> Option<u32> {
+        RTree::name(self, n)
+    }
+    fn is_first_occurrence(&self, n: NodeId) -> bool {
+        RTree::is_first_occurrence(self, n)
+    }
 }
 
 /// The state shared by every algorithm of one reduction: the tree, the judge, the ddmin
@@ -123,6 +135,8 @@ pub(crate) struct Session<'a, T: Tree> {
     pub label: String,
     /// The next nodes of HDDr's work list (for the lookahead's announcements, see `hdd`).
     pub ahead: Vec<T::Node>,
+    /// DDMIN's configurations keep what their kept siblings refer to (`closure`).
+    pub closure: bool,
 }
 
 impl<'a, T: Tree> Session<'a, T> {
@@ -139,6 +153,7 @@ impl<'a, T: Tree> Session<'a, T> {
             current,
             label: String::new(),
             ahead: Vec::new(),
+            closure: false,
         }
     }
 
@@ -215,6 +230,8 @@ pub(crate) mod toy {
         hidden: bool,
         pruned: bool,
         children: Vec<usize>,
+        /// Tokens: the number of their spelling, and whether no token before has it.
+        name: Option<(u32, bool)>,
     }
 
     #[derive(Clone, Debug)]
@@ -252,6 +269,7 @@ pub(crate) mod toy {
                     hidden: false,
                     pruned: false,
                     children: Vec::new(),
+                    name: None,
                 });
                 while words.peek() != Some(&")") {
                     let child = self.parse_node(words);
@@ -263,6 +281,17 @@ pub(crate) mod toy {
                     Some(t) => (true, t),
                     None => (false, word),
                 };
+                let before = self.nodes.iter().filter_map(|n| n.text.as_deref());
+                let mut spellings: Vec<&str> = Vec::new();
+                for t in before {
+                    if !spellings.contains(&t) {
+                        spellings.push(t);
+                    }
+                }
+                let name = match spellings.iter().position(|&t| t == text) {
+                    Some(i) => (i as u32, false),
+                    None => (spellings.len() as u32, true),
+                };
                 self.nodes.push(Node {
                     kind: text.to_string(),
                     text: Some(text.to_string()),
@@ -270,6 +299,7 @@ pub(crate) mod toy {
                     hidden,
                     pruned: false,
                     children: Vec::new(),
+                    name: Some(name),
                 });
             }
             id
@@ -385,6 +415,12 @@ pub(crate) mod toy {
                 }
                 None => self.root = desc,
             }
+        }
+        fn name(&self, n: usize) -> Option<u32> {
+            self.nodes[n].name.map(|(name, _)| name)
+        }
+        fn is_first_occurrence(&self, n: usize) -> bool {
+            self.nodes[n].name.is_some_and(|(_, first)| first)
         }
     }
 

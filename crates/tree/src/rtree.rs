@@ -63,6 +63,8 @@ const OPTIONAL: u8 = 4;
 const PRUNED: u8 = 8;
 /// A hidden list separator (`,`).
 const SEPARATOR: u8 = 16;
+/// An identifier token whose spelling occurs in no token before it (see [`RTree::name`]).
+const FIRST: u8 = 32;
 const NONE: u32 = u32::MAX;
 
 #[derive(Clone, Copy, Debug)]
@@ -92,6 +94,8 @@ pub struct RTree {
     /// Start of the bytes after the last token.
     trailer: u32,
     errors: usize,
+    /// Per node: the identifier name of an identifier token (see [`RTree::name`]), else NONE.
+    names: Vec<u32>,
     raw_nodes: usize,
     raw_height: usize,
 }
@@ -116,10 +120,12 @@ impl RTree {
             root: NodeId(0),
             trailer: raw.trailer,
             errors,
+            names: Vec::new(),
             raw_nodes: raw.len(),
             raw_height: raw.height,
         };
         tree.build_from(&raw);
+        tree.name_identifiers();
         Ok(tree)
     }
 
@@ -253,6 +259,45 @@ impl RTree {
     /// Tokens that can never be removed on their own; HDD never puts them in a configuration.
     pub fn is_hidden(&self, n: NodeId) -> bool {
         self.node(n).flags & HIDDEN != 0
+    }
+    /// An identifier token's name: the same number for the same spelling, in the kinds that
+    /// `identifiers` of `grammars/<lang>/passes.toml` lists, reserved words (`int`, `main`)
+    /// excepted; `None` for every other node.
+    pub fn name(&self, n: NodeId) -> Option<u32> {
+        let name = self.names[n.index()];
+        (name != NONE).then_some(name)
+    }
+    /// An identifier token whose spelling occurs in no token before it in the text the tree
+    /// was built from: where a name is declared, in a language that declares before use.
+    pub fn is_first_occurrence(&self, n: NodeId) -> bool {
+        self.node(n).flags & FIRST != 0
+    }
+    /// Number the identifier tokens' spellings and mark their first occurrences.
+    fn name_identifiers(&mut self) {
+        let identifiers = &self.data.passes.identifiers;
+        let mut ids: std::collections::HashMap<&[u8], u32> = std::collections::HashMap::new();
+        let mut names = vec![NONE; self.nodes.len()];
+        let mut firsts = Vec::new();
+        for n in self.preorder() {
+            let node = self.node(n);
+            if node.flags & TOKEN == 0 || !identifiers.contains_key(self.inner_kind(n)) {
+                continue;
+            }
+            let text = &self.src[node.start as usize..node.end as usize];
+            if self.data.passes.reserved.contains(text) {
+                continue;
+            }
+            let next = ids.len() as u32;
+            let id = *ids.entry(text).or_insert(next);
+            names[n.index()] = id;
+            if id == next {
+                firsts.push(n.index());
+            }
+        }
+        for i in firsts {
+            self.nodes[i].flags |= FIRST;
+        }
+        self.names = names;
     }
     /// True once the node has been pruned (committed).
     pub fn is_pruned(&self, n: NodeId) -> bool {

@@ -330,6 +330,12 @@ impl Reduction {
     }
 
     /// The transformation passes: `--passes`, none with `--no-passes`, else the preset's.
+    /// DDMIN keeps what kept siblings refer to (the presets do, `--no-reference-closure`
+    /// turns it off; only with the fixed point).
+    fn reference_closure(&self) -> bool {
+        !self.args.no_reference_closure && !self.args.no_fixpoint
+    }
+
     fn passes(&self) -> Vec<treedd_reduce::Pass> {
         if self.args.no_passes {
             return Vec::new();
@@ -406,6 +412,10 @@ impl Reduction {
         config.final_text_pass = self.args.final_text_pass;
         config.ddmin = ddmin;
         config.passes = self.passes();
+        config.closure = self.reference_closure();
+        for alternative in &mut config.alternatives {
+            alternative.closure = config.closure;
+        }
         let a = &self.args;
         let own = a.algorithm.is_some() || a.hoist.is_some() || a.passes.is_some() || a.no_passes;
         if own || a.no_fixpoint {

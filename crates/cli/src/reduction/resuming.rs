@@ -100,6 +100,7 @@ impl Reduction {
             "fixpoint": !a.no_fixpoint,
             "final_text_pass": a.final_text_pass,
             "passes": self.passes().iter().map(|p| p.name()).collect::<Vec<_>>(),
+            "reference_closure": self.reference_closure(),
             "cache": !a.no_cache,
             "syntax_filter": !a.no_syntax_filter,
             "timeout": match a.timeout {

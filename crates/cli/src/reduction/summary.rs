@@ -49,6 +49,7 @@ impl Reduction {
             fixpoint: tree.then_some(!self.args.no_fixpoint),
             final_text_pass: tree.then_some(self.args.final_text_pass),
             passes: tree.then(|| self.passes().iter().map(|p| p.name()).collect()),
+            reference_closure: tree.then(|| self.reference_closure()),
             discarded: stats.discarded,
             killed: stats.killed,
             mean_busy_workers: stats.busy_seconds / self.progress.elapsed().as_secs_f64().max(1e-9),

@@ -171,3 +171,30 @@ fn final_text_pass_removes_what_the_tree_cannot() {
         assert_eq!(reduce(&mut tree, &judge, &config), expected.as_bytes());
     }
 }
+
+#[test]
+fn a_round_without_the_reference_closure_ends_the_rounds() {
+    // `g`'s local `a` is spelled like the function `a` before it, which may go as a whole but
+    // never change: every round with the closure keeps it with `g`; the round without it,
+    // which must agree before the fixed point, removes it.
+    let src = b"int a(void) { return 1; }\nint g(void) { int a = 2; return a + 12345; }\n";
+    let interesting = |c: &[u8]| {
+        let c = String::from_utf8_lossy(c);
+        c.contains("int g(void) { int a = 2;")
+            && c.contains("12345")
+            && (!c.contains("int a(") || c.contains("int a(void) { return 1; }"))
+    };
+    for (closure, expected) in [(false, false), (true, false)] {
+        let judge = Judge::new(
+            Box::new(crate::FnOracle::new(interesting)),
+            crate::JudgeOptions::default(),
+        );
+        let mut tree = RTree::build(treedd_tree::Lang::C, src).unwrap();
+        let config = TreeConfig {
+            closure,
+            ..TreeConfig::new(Base::Hddr, Hoisting::None)
+        };
+        let out = String::from_utf8(reduce_tree(&mut tree, &judge, &config)).unwrap();
+        assert_eq!(out.contains("int a("), expected, "{out}");
+    }
+}

@@ -278,3 +278,41 @@ fn deep_and_large_inputs_in_every_language() {
         assert_eq!(tree.error_count(), 0, "{lang:?}");
     }
 }
+
+/// Identifier tokens are numbered by spelling (the kinds of `identifiers` in passes.toml);
+/// the first occurrence of each spelling is marked.
+#[test]
+fn identifier_tokens_are_named_and_first_occurrences_marked() {
+    let src = b"typedef int t; t a; int f(t b) { return a + b + f(0); }";
+    let tree = RTree::build(Lang::C, src).unwrap();
+    let mut seen = Vec::new();
+    for n in tree.preorder() {
+        if let Some(name) = tree.name(n) {
+            let text = String::from_utf8(tree.token_text(n).to_vec()).unwrap();
+            seen.push((text, name, tree.is_first_occurrence(n)));
+        }
+    }
+    let expected: Vec<(String, u32, bool)> = [
+        ("t", 0, true),
+        ("t", 0, false),
+        ("a", 1, true),
+        ("f", 2, true),
+        ("t", 0, false),
+        ("b", 3, true),
+        ("a", 1, false),
+        ("b", 3, false),
+        ("f", 2, false),
+    ]
+    .iter()
+    .map(|&(t, n, f)| (t.to_string(), n, f))
+    .collect();
+    assert_eq!(seen, expected);
+    // Keywords, literals and punctuation have no name.
+    let int = tree
+        .preorder()
+        .into_iter()
+        .find(|&n| tree.token_text(n) == b"int")
+        .unwrap();
+    assert_eq!(tree.name(int), None);
+    assert!(!tree.is_first_occurrence(int));
+}
