@@ -152,9 +152,9 @@ pub struct Args {
     #[arg(long, help_heading = "REDUCTION")]
     pub no_passes: bool,
 
-    /// DDMIN's candidates remove siblings only with what refers to them (a declaration with its
-    /// uses, by the identifiers' first occurrences); this turns that off, for the papers'
-    /// algorithms as defined
+    /// In C and C++, DDMIN's candidates remove siblings only with what refers to them (a
+    /// declaration with its uses, by the identifiers' first occurrences); this turns that off,
+    /// for the papers' algorithms as defined
     #[arg(long, help_heading = "REDUCTION")]
     pub no_reference_closure: bool,
 

@@ -13,6 +13,8 @@ struct PassSpec {
     #[serde(default)]
     identifiers: Vec<String>,
     #[serde(default)]
+    declare_before_use: bool,
+    #[serde(default)]
     pub reserved: Vec<String>,
     #[serde(default)]
     groups: Vec<GroupSpec>,
@@ -203,6 +205,9 @@ impl Bindings {
 pub(crate) struct PassData {
     /// Identifier kind -> its replacement group (index into `extras`), if any.
     pub identifiers: HashMap<String, Option<usize>>,
+    /// A name is declared before its uses (C): its first occurrence in a text is where it is
+    /// declared (the reference closure of the tree algorithms).
+    pub declare_before_use: bool,
     /// Per group: words that may replace a spelling of the group besides the file's own.
     pub extras: Vec<Vec<String>>,
     /// Words a new name must never be (keywords of the grammar included).
@@ -249,7 +254,10 @@ impl PassData {
         };
         // A step of a field path: a field, or a kind of the node's named children.
         let step = |f: &str| field(f).or_else(|e| named_kind(f).map_err(|_| e));
-        let mut data = PassData::default();
+        let mut data = PassData {
+            declare_before_use: spec.declare_before_use,
+            ..PassData::default()
+        };
         for k in &spec.identifiers {
             named_kind(k)?;
             data.identifiers.insert(k.clone(), None);

@@ -262,7 +262,9 @@ impl RTree {
     }
     /// An identifier token's name: the same number for the same spelling, in the kinds that
     /// `identifiers` of `grammars/<lang>/passes.toml` lists, reserved words (`int`, `main`)
-    /// excepted; `None` for every other node.
+    /// excepted; `None` for every other node, and for every node of a language whose
+    /// passes.toml does not say `declare_before_use` (names are only used for the reference
+    /// closure, which needs a name's first occurrence to be its declaration).
     pub fn name(&self, n: NodeId) -> Option<u32> {
         let name = self.names[n.index()];
         (name != NONE).then_some(name)
@@ -274,6 +276,10 @@ impl RTree {
     }
     /// Number the identifier tokens' spellings and mark their first occurrences.
     fn name_identifiers(&mut self) {
+        if !self.data.passes.declare_before_use {
+            self.names = vec![NONE; self.nodes.len()];
+            return;
+        }
         let identifiers = &self.data.passes.identifiers;
         let mut ids: std::collections::HashMap<&[u8], u32> = std::collections::HashMap::new();
         let mut names = vec![NONE; self.nodes.len()];
