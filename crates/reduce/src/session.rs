@@ -55,6 +55,8 @@ pub(crate) trait Tree: Sync {
     /// An identifier token whose spelling occurs in no token before it in the text the tree
     /// was built from.
     fn is_first_occurrence(&self, n: Self::Node) -> bool;
+    /// A node whose names are not visible outside it (a block, a parameter list).
+    fn is_local_scope(&self, n: Self::Node) -> bool;
 }
 
 impl Tree for RTree {
@@ -117,6 +119,9 @@ impl Tree for RTree {
     }
     fn is_first_occurrence(&self, n: NodeId) -> bool {
         RTree::is_first_occurrence(self, n)
+    }
+    fn is_local_scope(&self, n: NodeId) -> bool {
+        RTree::is_local_scope(self, n)
     }
 }
 
@@ -421,6 +426,10 @@ pub(crate) mod toy {
         }
         fn is_first_occurrence(&self, n: usize) -> bool {
             self.nodes[n].name.is_some_and(|(_, first)| first)
+        }
+        /// Rule nodes of kind `block`.
+        fn is_local_scope(&self, n: usize) -> bool {
+            self.nodes[n].text.is_none() && self.nodes[n].kind == "block"
         }
     }
 

@@ -15,6 +15,8 @@ struct PassSpec {
     #[serde(default)]
     declare_before_use: bool,
     #[serde(default)]
+    local_scopes: Vec<String>,
+    #[serde(default)]
     pub reserved: Vec<String>,
     #[serde(default)]
     groups: Vec<GroupSpec>,
@@ -208,6 +210,8 @@ pub(crate) struct PassData {
     /// A name is declared before its uses (C): its first occurrence in a text is where it is
     /// declared (the reference closure of the tree algorithms).
     pub declare_before_use: bool,
+    /// Node kinds whose names are not visible outside them (a block, a parameter list).
+    pub local_scopes: HashSet<String>,
     /// Per group: words that may replace a spelling of the group besides the file's own.
     pub extras: Vec<Vec<String>>,
     /// Words a new name must never be (keywords of the grammar included).
@@ -258,6 +262,10 @@ impl PassData {
             declare_before_use: spec.declare_before_use,
             ..PassData::default()
         };
+        for k in &spec.local_scopes {
+            named_kind(k)?;
+            data.local_scopes.insert(k.clone());
+        }
         for k in &spec.identifiers {
             named_kind(k)?;
             data.identifiers.insert(k.clone(), None);

@@ -274,6 +274,12 @@ impl RTree {
     pub fn is_first_occurrence(&self, n: NodeId) -> bool {
         self.node(n).flags & FIRST != 0
     }
+    /// A node whose names are not visible outside it (`local_scopes` of passes.toml: C's
+    /// blocks and parameter lists).
+    pub fn is_local_scope(&self, n: NodeId) -> bool {
+        let scopes = &self.data.passes.local_scopes;
+        !scopes.is_empty() && (scopes.contains(self.kind(n)) || scopes.contains(self.inner_kind(n)))
+    }
     /// Number the identifier tokens' spellings and mark their first occurrences.
     fn name_identifiers(&mut self) {
         if !self.data.passes.declare_before_use {
