@@ -157,8 +157,9 @@ impl TreeConfig {
     /// (1.46x on the JRTS proxies, 1.23x on the fixtures). The figures behind the choice
     /// (sizes against C-Reduce's, oracle runs) are in that section of the docs.
     /// Every preset has the reference closure (`closure`, for languages that declare before
-    /// use): on the six real gcc crashes it cuts the default's oracle runs by 41% (12,782 ->
-    /// 7,487 at `--jobs 1`) for the same sizes but one (+1 character).
+    /// use): on the six real gcc crashes it cuts the default's oracle runs by 47% (12,782 ->
+    /// 6,801 at `--jobs 1`) for the same sizes (on two Perses proxies it costs runs and 2-3% of
+    /// size; docs/benchmarks.md).
     /// `smallest` also runs `balanced` from the input as an alternative (see
     /// [`TreeConfig::alternatives`]): HDD's path and HDDr's differ, and on one real gcc crash
     /// of six the default's is the shorter (59 vs 65 characters).
