@@ -425,6 +425,12 @@ fn rounds(tree: &mut RTree, judge: &Judge, config: &TreeConfig, round: &mut usiz
     let lang = tree.lang();
     let mut current = tree.unparse();
     let mut closure = config.closure && config.fixpoint;
+    // The rounds without the closure (see `TreeConfig::closure`).
+    let plain = TreeConfig {
+        closure: false,
+        alternatives: Vec::new(),
+        ..config.clone()
+    };
     for iteration in 0..MAX_ROUNDS {
         *round += 1;
         let round = *round;
@@ -437,16 +443,7 @@ fn rounds(tree: &mut RTree, judge: &Judge, config: &TreeConfig, round: &mut usiz
         }
         let runs = judge.stats().oracle_runs;
         let size = passes::chars(&current);
-        current = if closure == config.closure {
-            reduce(tree, judge, config)
-        } else {
-            let plain = TreeConfig {
-                closure,
-                alternatives: Vec::new(),
-                ..config.clone()
-            };
-            reduce(tree, judge, &plain)
-        };
+        current = reduce(tree, judge, if closure { config } else { &plain });
         judge.record(PassRecord {
             round,
             pass: "tree".to_string(),

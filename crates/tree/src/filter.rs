@@ -21,7 +21,7 @@ use std::sync::{Arc, Mutex};
 
 use tree_sitter::{InputEdit, Point, Tree};
 
-use crate::parse::{error_nodes, parse_from};
+use crate::parse::{count_errors, error_nodes, parse_from};
 use crate::Lang;
 
 /// Keeps the candidates with at most `allowed` syntax errors; thread-safe.
@@ -57,11 +57,12 @@ impl SyntaxFilter {
     /// True if `candidate` has at most the allowed number of syntax errors.
     pub fn accepts(&self, candidate: &[u8]) -> bool {
         if let Some(base) = self.base() {
-            if self.incremental_errors(&base, candidate) == Some(0) {
+            if self.reparse(&base, candidate).map(|t| error_nodes(&t)) == Some(0) {
                 return true;
             }
         }
-        self.fresh_errors(candidate) <= self.allowed
+        self.fresh.fetch_add(1, Ordering::Relaxed);
+        count_errors(self.lang, candidate) <= self.allowed
     }
 
     /// Candidates are now made from `text` (the current best): parse it (incrementally from
@@ -99,16 +100,6 @@ impl SyntaxFilter {
     /// Incremental parses so far.
     pub fn incremental_parses(&self) -> u64 {
         self.incremental.load(Ordering::Relaxed)
-    }
-
-    /// Errors of a parse from scratch (0 for a language without a grammar, as `count_errors`).
-    fn fresh_errors(&self, candidate: &[u8]) -> usize {
-        self.fresh.fetch_add(1, Ordering::Relaxed);
-        parse_from(self.lang, candidate, None).map_or(0, |t| error_nodes(&t))
-    }
-
-    fn incremental_errors(&self, base: &Base, candidate: &[u8]) -> Option<usize> {
-        self.reparse(base, candidate).map(|t| error_nodes(&t))
     }
 
     /// `candidate` parsed against `base`'s tree.

@@ -6,8 +6,8 @@
 //! (`prune`/`hoist`) then gives; and every unparse is a byte string that builds a tree again,
 //! whose own unparse is that string (the round trip holds for every candidate treedd could
 //! show an oracle), and the syntax filter's verdict on every candidate, incremental where it
-//! believes its incremental parse, is the verdict of a parse from scratch. [`fuzz_case`] is run briefly by the unit tests and for as long as asked by
-//! `cargo xtask fuzz --minutes N`.
+//! believes its incremental parse, is the verdict of a parse from scratch. [`fuzz_case`] is
+//! run briefly by the unit tests and for as long as asked by `cargo xtask fuzz --minutes N`.
 
 use crate::{count_errors, Edit, Lang, NodeId, RTree, SyntaxFilter};
 

@@ -94,7 +94,8 @@ pub struct RTree {
     /// Start of the bytes after the last token.
     trailer: u32,
     errors: usize,
-    /// Per node: the identifier name of an identifier token (see [`RTree::name`]), else NONE.
+    /// Per node: the identifier name of an identifier token (see [`RTree::name`]), else NONE;
+    /// empty for a language without `declare_before_use`.
     names: Vec<u32>,
     raw_nodes: usize,
     raw_height: usize,
@@ -266,8 +267,10 @@ impl RTree {
     /// passes.toml does not say `declare_before_use` (names are only used for the reference
     /// closure, which needs a name's first occurrence to be its declaration).
     pub fn name(&self, n: NodeId) -> Option<u32> {
-        let name = self.names[n.index()];
-        (name != NONE).then_some(name)
+        self.names
+            .get(n.index())
+            .copied()
+            .filter(|&name| name != NONE)
     }
     /// An identifier token whose spelling occurs in no token before it in the text the tree
     /// was built from: where a name is declared, in a language that declares before use.
@@ -283,7 +286,6 @@ impl RTree {
     /// Number the identifier tokens' spellings and mark their first occurrences.
     fn name_identifiers(&mut self) {
         if !self.data.passes.declare_before_use {
-            self.names = vec![NONE; self.nodes.len()];
             return;
         }
         let identifiers = &self.data.passes.identifiers;
