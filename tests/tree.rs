@@ -268,3 +268,50 @@ fn reference_closure_saves_oracle_runs_on_declarations_and_their_uses() {
     assert!(runs(&closure) < runs(&plain), "{closure}\n{plain}");
     assert!(chars(&closure) <= chars(&plain), "{out}\n{plain_out}");
 }
+
+/// Functions that only calls refer to; the marker needs both calls.
+const CALLED: &str = "int g1 = 1;
+int h1(int x) { return x + g1; }
+int h2(void) { return 2; }
+int crash(void) { return h1(3) + h2() + 12345; }
+";
+
+/// Whether a call needs the declaration of the function it calls is the oracle's choice in C:
+/// the closure asks it (one run when the answer is no) and follows calls only if it says yes.
+#[test]
+fn the_reference_closure_asks_whether_a_call_needs_a_declaration() {
+    let d = Dir::new();
+    d.write("r.c", CALLED);
+    let reduce = |oracle: &str| {
+        d.script("oracle.sh", oracle);
+        d.run(&["--test", "oracle.sh", "--stats", "s.json", "-q", "r.c"])
+            .expect_code(0);
+        let out = d.read_string("r.reduced.c");
+        assert!(is_interesting(&d.join("oracle.sh"), "r.c", out.as_bytes()));
+        (stats(&d), out)
+    };
+    // gcc 12 without -Werror: a call of an undeclared function is a warning.
+    let (lenient, out) = reduce(
+        r#"gcc -fsyntax-only -w -x c "$1" 2>/dev/null && grep -q 'h1(3)' "$1" && grep -q 12345 "$1""#,
+    );
+    assert_eq!(lenient["reference_closure_calls"], false, "{lenient}");
+    assert_eq!(out.matches("h1").count(), 1, "{out}");
+    let (strict, out) = reduce(
+        r#"gcc -fsyntax-only -Werror=implicit-function-declaration -x c "$1" 2>/dev/null &&
+        grep -q 'h1(3)' "$1" && grep -q 12345 "$1""#,
+    );
+    assert_eq!(strict["reference_closure_calls"], true, "{strict}");
+    assert!(out.matches("h1").count() >= 2, "{out}");
+    // Not asked without the closure.
+    d.run(&[
+        "--test",
+        "oracle.sh",
+        "--stats",
+        "s.json",
+        "-q",
+        "--no-reference-closure",
+        "r.c",
+    ])
+    .expect_code(0);
+    assert_eq!(stats(&d).get("reference_closure_calls"), None);
+}

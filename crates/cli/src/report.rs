@@ -38,6 +38,10 @@ pub struct StatsReport {
     /// DDMIN's candidates keep what kept siblings refer to (tree reduction only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reference_closure: Option<bool>,
+    /// What the oracle said when the reference closure asked it whether a call needs the
+    /// declaration of the function it calls (C only; absent when it was not asked).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reference_closure_calls: Option<bool>,
     /// The per-run timeout in effect (`null`: none); `timeout_default` if derived from the
     /// original's run rather than given with `--timeout`.
     pub timeout_seconds: Option<f64>,

@@ -494,6 +494,12 @@ pub(crate) fn reduce<T: Tree>(tree: &mut T, judge: &Judge, config: &TreeConfig) 
     let coarse = config.base.is_coarse();
     let mut s = Session::new(tree, judge, &config.ddmin);
     s.closure = config.closure;
+    if s.closure {
+        if judge.calls_refer().is_none() {
+            crate::closure::probe_calls(&mut s);
+        }
+        s.closure_calls = judge.calls_refer() != Some(false);
+    }
     if config.hoist.has_pre() {
         run_phase(
             &mut s,

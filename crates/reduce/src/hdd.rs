@@ -143,7 +143,10 @@ fn node_all_fail<T: Tree>(
         if nodes.len() == 1 {
             kept_sets.push(Vec::new());
         }
-        let closure = s.closure.then(|| Closure::of(tree, &nodes)).flatten();
+        let closure = s
+            .closure
+            .then(|| Closure::of(tree, &nodes, s.closure_calls))
+            .flatten();
         for kept in kept_sets {
             if out.len() >= budget {
                 return;
@@ -319,7 +322,10 @@ fn prune_all<T: Tree>(s: &mut Session<T>, nodes: &[T::Node], step: Step) -> Vec<
     };
     // With the reference closure, a configuration stands for itself and what it refers to;
     // each closed set is run once (two configurations may close to the same set).
-    let closure = s.closure.then(|| Closure::of(tree, nodes)).flatten();
+    let closure = s
+        .closure
+        .then(|| Closure::of(tree, nodes, s.closure_calls))
+        .flatten();
     let closed = |kept: &[usize]| match &closure {
         Some(c) => c.close(kept),
         None => kept.to_vec(),

@@ -51,6 +51,9 @@ pub struct Judge {
     lookahead: Mutex<Option<Arc<Lookahead>>>,
     /// The syntax filter's recent verdicts (see [`Judge::filter_keeps`]).
     screened: Mutex<HashMap<crate::cache::Key, bool>>,
+    /// What the oracle said of a call of a function declared nowhere (see
+    /// [`Judge::calls_refer`]).
+    calls_refer: Mutex<Option<bool>>,
 }
 
 /// Verdicts remembered before the memory starts again: far more than the candidates
@@ -105,7 +108,20 @@ impl Judge {
             records: Mutex::new(Vec::new()),
             lookahead: Mutex::new(None),
             screened: Mutex::new(HashMap::new()),
+            calls_refer: Mutex::new(None),
         }
+    }
+
+    /// Does a call refer to the declaration of the function it calls, for this oracle?
+    /// `Some(false)` once the oracle accepted a candidate without the only declaration of a
+    /// function it calls (C89's implicit declaration), `Some(true)` once it rejected every
+    /// such candidate it was asked, `None` before (see `closure::probe_calls`).
+    pub fn calls_refer(&self) -> Option<bool> {
+        *lock(&self.calls_refer)
+    }
+
+    pub(crate) fn set_calls_refer(&self, refer: bool) {
+        *lock(&self.calls_refer) = Some(refer);
     }
 
     /// True if the candidate is interesting. Thread-safe; false at once after `cancel`.

@@ -57,6 +57,11 @@ pub(crate) trait Tree: Sync {
     fn is_first_occurrence(&self, n: Self::Node) -> bool;
     /// A node whose names are not visible outside it (a block, a parameter list).
     fn is_local_scope(&self, n: Self::Node) -> bool;
+    /// An identifier token naming the function a call calls, in a language where a call may
+    /// name a function declared nowhere (C89).
+    fn is_callee(&self, _n: Self::Node) -> bool {
+        false
+    }
 }
 
 impl Tree for RTree {
@@ -123,6 +128,9 @@ impl Tree for RTree {
     fn is_local_scope(&self, n: NodeId) -> bool {
         RTree::is_local_scope(self, n)
     }
+    fn is_callee(&self, n: NodeId) -> bool {
+        RTree::is_callee(self, n)
+    }
 }
 
 /// The state shared by every algorithm of one reduction: the tree, the judge, the ddmin
@@ -142,6 +150,9 @@ pub(crate) struct Session<'a, T: Tree> {
     pub ahead: Vec<T::Node>,
     /// DDMIN's configurations keep what their kept siblings refer to (`closure`).
     pub closure: bool,
+    /// With `closure`: a call refers to the declaration of the function it calls (see
+    /// `closure::probe_calls`).
+    pub closure_calls: bool,
 }
 
 impl<'a, T: Tree> Session<'a, T> {
@@ -159,6 +170,7 @@ impl<'a, T: Tree> Session<'a, T> {
             label: String::new(),
             ahead: Vec::new(),
             closure: false,
+            closure_calls: true,
         }
     }
 
@@ -430,6 +442,13 @@ pub(crate) mod toy {
         /// Rule nodes of kind `block`.
         fn is_local_scope(&self, n: usize) -> bool {
             self.nodes[n].text.is_none() && self.nodes[n].kind == "block"
+        }
+        /// The first token of a rule node of kind `call`.
+        fn is_callee(&self, n: usize) -> bool {
+            self.nodes[n].text.is_some()
+                && self
+                    .parent(n)
+                    .is_some_and(|p| self.nodes[p].kind == "call" && self.nodes[p].children[0] == n)
         }
     }
 

@@ -6,6 +6,7 @@
 //! Facts are computed on a fresh parse of the current text, so every range is a byte range of
 //! that text; the passes turn them into candidate texts by splicing.
 
+use std::collections::HashSet;
 use std::ops::Range;
 
 use crate::pass_data::{Bindings, ListSpec, PassData, Piece, UnwrapSpec};
@@ -351,6 +352,39 @@ fn name_and_list<'t>(
         .filter(|e| !e.is_extra())
         .collect();
     Some((name, elems))
+}
+
+/// The start bytes of the identifier tokens that name the function a call calls: the `name`
+/// field of a `[[calls]]` kind when that field is one identifier token (`f` of `f(x)`, not
+/// `(*p)(x)`). Only for a language with `implicit_calls` (see [`PassData::implicit_calls`]).
+pub(crate) fn callee_starts(pd: &PassData, tree: &tree_sitter::Tree) -> HashSet<usize> {
+    let mut out = HashSet::new();
+    if !pd.implicit_calls || pd.calls.is_empty() {
+        return out;
+    }
+    let mut cursor = tree.walk();
+    'walk: loop {
+        let node = cursor.node();
+        if let Some(spec) = pd.calls.iter().find(|s| s.kind == node.kind()) {
+            if let Some(name) = field_path(node, &spec.name) {
+                if name.child_count() == 0 && pd.identifiers.contains_key(name.kind()) {
+                    out.insert(name.start_byte());
+                }
+            }
+        }
+        if cursor.goto_first_child() || cursor.goto_next_sibling() {
+            continue;
+        }
+        loop {
+            if !cursor.goto_parent() {
+                break 'walk;
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+        }
+    }
+    out
 }
 
 fn list_site(

@@ -17,6 +17,8 @@ struct PassSpec {
     #[serde(default)]
     local_scopes: Vec<String>,
     #[serde(default)]
+    implicit_calls: bool,
+    #[serde(default)]
     pub reserved: Vec<String>,
     #[serde(default)]
     groups: Vec<GroupSpec>,
@@ -212,6 +214,9 @@ pub(crate) struct PassData {
     pub declare_before_use: bool,
     /// Node kinds whose names are not visible outside them (a block, a parameter list).
     pub local_scopes: HashSet<String>,
+    /// A call may name a function declared nowhere (C89's implicit declaration), so whether
+    /// a call refers to the function's declaration depends on the oracle's compiler.
+    pub implicit_calls: bool,
     /// Per group: words that may replace a spelling of the group besides the file's own.
     pub extras: Vec<Vec<String>>,
     /// Words a new name must never be (keywords of the grammar included).
@@ -260,6 +265,7 @@ impl PassData {
         let step = |f: &str| field(f).or_else(|e| named_kind(f).map_err(|_| e));
         let mut data = PassData {
             declare_before_use: spec.declare_before_use,
+            implicit_calls: spec.implicit_calls,
             ..PassData::default()
         };
         for k in &spec.local_scopes {

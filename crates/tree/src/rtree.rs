@@ -65,6 +65,8 @@ const PRUNED: u8 = 8;
 const SEPARATOR: u8 = 16;
 /// An identifier token whose spelling occurs in no token before it (see [`RTree::name`]).
 const FIRST: u8 = 32;
+/// An identifier token naming the function a call calls (see [`RTree::is_callee`]).
+const CALLEE: u8 = 64;
 const NONE: u32 = u32::MAX;
 
 #[derive(Clone, Copy, Debug)]
@@ -110,6 +112,11 @@ impl RTree {
         }
         let ts_tree = parse::parse(lang, src)?;
         let errors = parse::error_nodes(&ts_tree);
+        let callees = if data.passes.declare_before_use {
+            crate::facts::callee_starts(&data.passes, &ts_tree)
+        } else {
+            Default::default()
+        };
         let raw = Raw::new(data, &ts_tree, src);
         drop(ts_tree);
         let mut tree = RTree {
@@ -126,7 +133,7 @@ impl RTree {
             raw_height: raw.height,
         };
         tree.build_from(&raw);
-        tree.name_identifiers();
+        tree.name_identifiers(&callees);
         Ok(tree)
     }
 
@@ -277,14 +284,20 @@ impl RTree {
     pub fn is_first_occurrence(&self, n: NodeId) -> bool {
         self.node(n).flags & FIRST != 0
     }
+    /// An identifier token naming the function a call calls (`f` of `f(x)`), in a language
+    /// whose calls may name undeclared functions (`implicit_calls` of passes.toml: C).
+    pub fn is_callee(&self, n: NodeId) -> bool {
+        self.node(n).flags & CALLEE != 0
+    }
     /// A node whose names are not visible outside it (`local_scopes` of passes.toml: C's
     /// blocks and parameter lists).
     pub fn is_local_scope(&self, n: NodeId) -> bool {
         let scopes = &self.data.passes.local_scopes;
         !scopes.is_empty() && (scopes.contains(self.kind(n)) || scopes.contains(self.inner_kind(n)))
     }
-    /// Number the identifier tokens' spellings and mark their first occurrences.
-    fn name_identifiers(&mut self) {
+    /// Number the identifier tokens' spellings and mark their first occurrences, and the
+    /// callees among them (tokens starting at a byte of `callees`).
+    fn name_identifiers(&mut self, callees: &std::collections::HashSet<usize>) {
         if !self.data.passes.declare_before_use {
             return;
         }
@@ -292,6 +305,7 @@ impl RTree {
         let mut ids: std::collections::HashMap<&[u8], u32> = std::collections::HashMap::new();
         let mut names = vec![NONE; self.nodes.len()];
         let mut firsts = Vec::new();
+        let mut marked = Vec::new();
         for n in self.preorder() {
             let node = self.node(n);
             if node.flags & TOKEN == 0 || !identifiers.contains_key(self.inner_kind(n)) {
@@ -307,9 +321,15 @@ impl RTree {
             if id == next {
                 firsts.push(n.index());
             }
+            if callees.contains(&(node.start as usize)) {
+                marked.push(n.index());
+            }
         }
         for i in firsts {
             self.nodes[i].flags |= FIRST;
+        }
+        for i in marked {
+            self.nodes[i].flags |= CALLEE;
         }
         self.names = names;
     }

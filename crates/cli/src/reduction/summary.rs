@@ -50,6 +50,7 @@ impl Reduction {
             final_text_pass: tree.then_some(self.args.final_text_pass),
             passes: tree.then(|| self.passes().iter().map(|p| p.name()).collect()),
             reference_closure: tree.then(|| self.reference_closure()),
+            reference_closure_calls: judge.calls_refer(),
             discarded: stats.discarded,
             killed: stats.killed,
             mean_busy_workers: stats.busy_seconds / self.progress.elapsed().as_secs_f64().max(1e-9),
