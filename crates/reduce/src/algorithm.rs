@@ -498,7 +498,9 @@ pub(crate) fn reduce<T: Tree>(tree: &mut T, judge: &Judge, config: &TreeConfig) 
         if judge.calls_refer().is_none() {
             crate::closure::probe_calls(&mut s);
         }
-        s.closure_calls = judge.calls_refer() != Some(false);
+        if judge.calls_refer() == Some(false) {
+            s.closure_calls = crate::closure::Calls::Ignored;
+        }
     }
     if config.hoist.has_pre() {
         run_phase(

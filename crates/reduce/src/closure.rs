@@ -34,6 +34,17 @@
 
 use crate::session::{candidate_test, Session, Tree};
 
+/// Which of the names calls call ([`Tree::is_callee`]) refer to a declaration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Calls {
+    /// All of them.
+    Refer,
+    /// None: a call neither refers nor declares.
+    Ignored,
+    /// All but those of calls that are statements alone ([`Tree::is_statement_callee`]).
+    StatementsIgnored,
+}
+
 /// Who refers to whom among a visit's siblings.
 pub(crate) struct Closure {
     /// `refers[i]`: the siblings that sibling `i` refers to.
@@ -42,9 +53,13 @@ pub(crate) struct Closure {
 
 impl Closure {
     /// The references among `nodes` (siblings, in source order), or `None` when there are
-    /// none (then every configuration is closed). Without `calls`, the name a call calls
-    /// ([`Tree::is_callee`]) neither refers nor declares.
-    pub(crate) fn of<T: Tree>(tree: &T, nodes: &[T::Node], calls: bool) -> Option<Closure> {
+    /// none (then every configuration is closed); `calls` says which names of calls count.
+    pub(crate) fn of<T: Tree>(tree: &T, nodes: &[T::Node], calls: Calls) -> Option<Closure> {
+        let counts = |m| match calls {
+            Calls::Refer => true,
+            Calls::Ignored => !tree.is_callee(m),
+            Calls::StatementsIgnored => !tree.is_statement_callee(m),
+        };
         // The names each sibling holds, and the sibling holding each name's first occurrence.
         let mut declared_in: std::collections::HashMap<u32, usize> = Default::default();
         let mut holds: Vec<Vec<u32>> = Vec::with_capacity(nodes.len());
@@ -57,7 +72,7 @@ impl Closure {
                 if tree.is_pruned(m) {
                     continue;
                 }
-                if let Some(name) = tree.name(m).filter(|_| calls || !tree.is_callee(m)) {
+                if let Some(name) = tree.name(m).filter(|_| counts(m)) {
                     names.push(name);
                     if !local && tree.is_first_occurrence(m) {
                         declared_in.insert(name, i);
@@ -121,17 +136,18 @@ const PROBES: usize = 3;
 /// implicit declaration; `implicit_calls` of passes.toml). Whether it does is the compiler's
 /// choice (gcc 12 warns, gcc 14 and clang 16 reject such calls by default) and the oracle's
 /// (`-Werror=implicit-function-declaration`). Where it does not, following calls keeps every
-/// function declaration that a kept call names until the call goes: on two Perses inputs with
-/// `gcc -w` oracles that cost 1.2-1.4x the oracle runs of no closure at all, and the later
-/// deletions led to outputs 2-7% larger; where it does, not following them cost 1.3-2.1x
-/// the runs on the real gcc crashes of c-ice, and outputs up to 1.8x larger.
+/// function declaration that a kept call names until the call goes (on the Perses inputs,
+/// whose oracles run `gcc -w`, up to 4.5x the oracle runs of ignoring calls); where it does,
+/// ignoring them cost 1.3-2.1x the runs on the real gcc crashes of c-ice.
 ///
-/// The question: the top-level siblings that only calls refer to, smallest first (a
-/// prototype before a definition); the current text without one of them is a candidate. The
-/// first interesting one answers "no" (and is kept: it is a reduction), [`PROBES`]
-/// uninteresting ones answer "yes" (or one sibling the oracle needs for another reason,
-/// thrice: then calls stay references, as without the question). No such sibling: no
-/// answer yet (the next round asks again).
+/// The question: the top-level siblings that only calls refer to; the current text without
+/// one of them is a candidate. The first interesting one answers "no" (and is kept: it is a
+/// reduction); [`PROBES`] uninteresting ones answer "yes" (or the oracle needed each of them
+/// for another reason: then calls stay references, as without the question). First those
+/// that only calls whose value is unused refer to (an implicit declaration returns `int`,
+/// so a use of the value may fail on its type alone: a function returning a vector), then
+/// the others; smallest first within each. No such sibling: no answer yet (the next round
+/// asks again).
 pub(crate) fn probe_calls<T: Tree>(s: &mut Session<T>) {
     let tree = &*s.tree;
     let root = tree.root();
@@ -144,28 +160,30 @@ pub(crate) fn probe_calls<T: Tree>(s: &mut Session<T>) {
         .copied()
         .filter(|&n| !tree.is_pruned(n) && !tree.is_hidden(n))
         .collect();
-    let Some(all) = Closure::of(tree, &nodes, true) else {
+    let Some(all) = Closure::of(tree, &nodes, Calls::Refer) else {
         return;
     };
-    let without_calls = Closure::of(tree, &nodes, false).map(|c| c.referred());
-    let mut probes: Vec<(usize, T::Node, Vec<u8>)> = all
+    let referred = |calls| Closure::of(tree, &nodes, calls).map(|c| c.referred());
+    let (without_calls, without_statements) =
+        (referred(Calls::Ignored), referred(Calls::StatementsIgnored));
+    let by = |r: &Option<Vec<bool>>, i: usize| r.as_ref().is_some_and(|r| r[i]);
+    // (referred to by a call whose value is used, size of the removal), sibling, candidate
+    type Probe<N> = ((bool, usize), N, Vec<u8>);
+    let mut probes: Vec<Probe<T::Node>> = all
         .referred()
         .into_iter()
         .enumerate()
-        .filter(|&(i, by_all)| by_all && !without_calls.as_ref().is_some_and(|w| w[i]))
+        .filter(|&(i, by_all)| by_all && !by(&without_calls, i))
         .map(|(i, _)| {
             let candidate = tree.unparse_pruned(&|m| m == nodes[i]);
-            (
-                s.current.len().saturating_sub(candidate.len()),
-                nodes[i],
-                candidate,
-            )
+            let size = s.current.len().saturating_sub(candidate.len());
+            ((by(&without_statements, i), size), nodes[i], candidate)
         })
         .collect();
     if probes.is_empty() {
         return;
     }
-    // Smallest removal first; ties in source order (the sort is stable).
+    // Statement calls only first, smallest removal first; ties in source order (stable).
     probes.sort_by_key(|p| p.0);
     probes.truncate(PROBES);
     if s.jobs() > 1 {
@@ -198,7 +216,7 @@ mod tests {
         // Toy names: every token; `x` is first in d1, `y` in d2, `z` in u1.
         let tree = Toy::parse("(r (d1 x) (d2 y x) (u1 y z) (u2 z) (u3 w))");
         let nodes = tree.children(tree.root()).to_vec();
-        let c = Closure::of(&tree, &nodes, true).unwrap();
+        let c = Closure::of(&tree, &nodes, Calls::Refer).unwrap();
         assert_eq!(c.close(&[3]), vec![0, 1, 2, 3]);
         assert_eq!(c.close(&[1]), vec![0, 1]);
         assert_eq!(c.close(&[4]), vec![4]);
@@ -206,13 +224,13 @@ mod tests {
         // A name first seen inside a local scope declares nothing for the other siblings.
         let tree = Toy::parse("(r (d1 (block x)) (d2 x y) (u1 y))");
         let nodes = tree.children(tree.root()).to_vec();
-        let c = Closure::of(&tree, &nodes, true).unwrap();
+        let c = Closure::of(&tree, &nodes, Calls::Refer).unwrap();
         assert_eq!(c.close(&[2]), vec![1, 2]);
         assert_eq!(c.close(&[1]), vec![1]);
         // Nothing refers to anything: no closure.
         let tree = Toy::parse("(r (a x) (b y))");
         let nodes = tree.children(tree.root()).to_vec();
-        assert!(Closure::of(&tree, &nodes, true).is_none());
+        assert!(Closure::of(&tree, &nodes, Calls::Refer).is_none());
     }
 
     #[test]
@@ -220,11 +238,15 @@ mod tests {
         let tree = Toy::parse("(r (d1 f) (d2 x) (u (call f) x))");
         let nodes = tree.children(tree.root()).to_vec();
         assert_eq!(
-            Closure::of(&tree, &nodes, true).unwrap().close(&[2]),
+            Closure::of(&tree, &nodes, Calls::Refer)
+                .unwrap()
+                .close(&[2]),
             vec![0, 1, 2]
         );
         assert_eq!(
-            Closure::of(&tree, &nodes, false).unwrap().close(&[2]),
+            Closure::of(&tree, &nodes, Calls::Ignored)
+                .unwrap()
+                .close(&[2]),
             vec![1, 2]
         );
     }
@@ -253,6 +275,12 @@ mod tests {
         assert_eq!(j.calls_refer(), Some(true));
         assert_eq!(*log.lock().unwrap(), vec!["g g2 x f g x y", "f x f g x y"]);
         assert_eq!(s.current, b"g g2 f x f g x y");
+        // What only calls whose value is unused refer to comes first, however large.
+        let mut tree = Toy::parse("(r (d1 f) (d2 g g2) (u (call f) (stmt (call g)) y))");
+        let (j, log) = judge(|_| false);
+        probe_calls(&mut Session::new(&mut tree, &j, &Default::default()));
+        assert_eq!(j.calls_refer(), Some(true));
+        assert_eq!(*log.lock().unwrap(), vec!["f f g y", "g g2 f g y"]);
         // No sibling only calls refer to: no question, no answer.
         let mut tree = Toy::parse("(r (d3 x) (u x y))");
         let (j, log) = judge(|_| true);

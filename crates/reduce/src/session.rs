@@ -62,6 +62,10 @@ pub(crate) trait Tree: Sync {
     fn is_callee(&self, _n: Self::Node) -> bool {
         false
     }
+    /// A callee whose call is a statement alone, its value unused (`f(x);`).
+    fn is_statement_callee(&self, _n: Self::Node) -> bool {
+        false
+    }
 }
 
 impl Tree for RTree {
@@ -131,6 +135,9 @@ impl Tree for RTree {
     fn is_callee(&self, n: NodeId) -> bool {
         RTree::is_callee(self, n)
     }
+    fn is_statement_callee(&self, n: NodeId) -> bool {
+        RTree::is_statement_callee(self, n)
+    }
 }
 
 /// The state shared by every algorithm of one reduction: the tree, the judge, the ddmin
@@ -150,9 +157,9 @@ pub(crate) struct Session<'a, T: Tree> {
     pub ahead: Vec<T::Node>,
     /// DDMIN's configurations keep what their kept siblings refer to (`closure`).
     pub closure: bool,
-    /// With `closure`: a call refers to the declaration of the function it calls (see
+    /// With `closure`: which calls refer to the declaration of the function they call (see
     /// `closure::probe_calls`).
-    pub closure_calls: bool,
+    pub closure_calls: crate::closure::Calls,
 }
 
 impl<'a, T: Tree> Session<'a, T> {
@@ -170,7 +177,7 @@ impl<'a, T: Tree> Session<'a, T> {
             label: String::new(),
             ahead: Vec::new(),
             closure: false,
-            closure_calls: true,
+            closure_calls: crate::closure::Calls::Refer,
         }
     }
 
@@ -449,6 +456,16 @@ pub(crate) mod toy {
                 && self
                     .parent(n)
                     .is_some_and(|p| self.nodes[p].kind == "call" && self.nodes[p].children[0] == n)
+        }
+        /// A callee whose `call` is the only child of a rule node of kind `stmt`.
+        fn is_statement_callee(&self, n: usize) -> bool {
+            self.is_callee(n)
+                && self
+                    .parent(n)
+                    .and_then(|c| self.parent(c))
+                    .is_some_and(|s| {
+                        self.nodes[s].kind == "stmt" && self.nodes[s].children.len() == 1
+                    })
         }
     }
 

@@ -6,7 +6,7 @@
 //! Facts are computed on a fresh parse of the current text, so every range is a byte range of
 //! that text; the passes turn them into candidate texts by splicing.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::ops::Range;
 
 use crate::pass_data::{Bindings, ListSpec, PassData, Piece, UnwrapSpec};
@@ -356,9 +356,10 @@ fn name_and_list<'t>(
 
 /// The start bytes of the identifier tokens that name the function a call calls: the `name`
 /// field of a `[[calls]]` kind when that field is one identifier token (`f` of `f(x)`, not
-/// `(*p)(x)`). Only for a language with `implicit_calls` (see [`PassData::implicit_calls`]).
-pub(crate) fn callee_starts(pd: &PassData, tree: &tree_sitter::Tree) -> HashSet<usize> {
-    let mut out = HashSet::new();
+/// `(*p)(x)`), each with whether the call is a statement alone (its value unused: `f(x);`).
+/// Only for a language with `implicit_calls` (see [`PassData::implicit_calls`]).
+pub(crate) fn callee_starts(pd: &PassData, tree: &tree_sitter::Tree) -> HashMap<usize, bool> {
+    let mut out = HashMap::new();
     if !pd.implicit_calls || pd.calls.is_empty() {
         return out;
     }
@@ -368,7 +369,10 @@ pub(crate) fn callee_starts(pd: &PassData, tree: &tree_sitter::Tree) -> HashSet<
         if let Some(spec) = pd.calls.iter().find(|s| s.kind == node.kind()) {
             if let Some(name) = field_path(node, &spec.name) {
                 if name.child_count() == 0 && pd.identifiers.contains_key(name.kind()) {
-                    out.insert(name.start_byte());
+                    let alone = node.parent().is_some_and(|p| {
+                        spec.statement.as_deref() == Some(p.kind()) && p.named_child_count() == 1
+                    });
+                    out.insert(name.start_byte(), alone);
                 }
             }
         }

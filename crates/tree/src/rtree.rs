@@ -67,6 +67,8 @@ const SEPARATOR: u8 = 16;
 const FIRST: u8 = 32;
 /// An identifier token naming the function a call calls (see [`RTree::is_callee`]).
 const CALLEE: u8 = 64;
+/// A [`CALLEE`] whose call is a statement alone (see [`RTree::is_statement_callee`]).
+const STATEMENT_CALLEE: u8 = 128;
 const NONE: u32 = u32::MAX;
 
 #[derive(Clone, Copy, Debug)]
@@ -289,6 +291,10 @@ impl RTree {
     pub fn is_callee(&self, n: NodeId) -> bool {
         self.node(n).flags & CALLEE != 0
     }
+    /// A callee whose call is a statement alone, its value unused (`f(x);`).
+    pub fn is_statement_callee(&self, n: NodeId) -> bool {
+        self.node(n).flags & STATEMENT_CALLEE != 0
+    }
     /// A node whose names are not visible outside it (`local_scopes` of passes.toml: C's
     /// blocks and parameter lists).
     pub fn is_local_scope(&self, n: NodeId) -> bool {
@@ -296,8 +302,9 @@ impl RTree {
         !scopes.is_empty() && (scopes.contains(self.kind(n)) || scopes.contains(self.inner_kind(n)))
     }
     /// Number the identifier tokens' spellings and mark their first occurrences, and the
-    /// callees among them (tokens starting at a byte of `callees`).
-    fn name_identifiers(&mut self, callees: &std::collections::HashSet<usize>) {
+    /// callees among them (tokens starting at a byte of `callees`, with whether their call
+    /// is a statement alone).
+    fn name_identifiers(&mut self, callees: &std::collections::HashMap<usize, bool>) {
         if !self.data.passes.declare_before_use {
             return;
         }
@@ -321,15 +328,22 @@ impl RTree {
             if id == next {
                 firsts.push(n.index());
             }
-            if callees.contains(&(node.start as usize)) {
-                marked.push(n.index());
+            if let Some(&alone) = callees.get(&(node.start as usize)) {
+                marked.push((
+                    n.index(),
+                    if alone {
+                        CALLEE | STATEMENT_CALLEE
+                    } else {
+                        CALLEE
+                    },
+                ));
             }
         }
         for i in firsts {
             self.nodes[i].flags |= FIRST;
         }
-        for i in marked {
-            self.nodes[i].flags |= CALLEE;
+        for (i, flags) in marked {
+            self.nodes[i].flags |= flags;
         }
         self.names = names;
     }

@@ -317,19 +317,22 @@ fn identifier_tokens_are_named_and_first_occurrences_marked() {
     assert!(!tree.is_first_occurrence(int));
 }
 
-/// In C, the identifier a call calls is marked (`implicit_calls`), not a function pointer's
-/// dereference nor any other name; C++ marks none (a call there needs a declaration).
+/// In C, the identifier a call calls is marked (`implicit_calls`), and whether the call is a
+/// statement alone; not a function pointer's dereference nor any other name. C++ marks none
+/// (a call there needs a declaration).
 #[test]
 fn the_names_calls_call_are_marked_in_c_only() {
-    let src = b"int f(int x); int g(int (*p)(int)) { return f(1) + (*p)(2) + x; }";
+    let src = b"int f(int x); int g(int (*p)(int)) { f(0); return f(1) + (*p)(2) + x; }";
     let callees = |lang| {
         let tree = RTree::build(lang, src).unwrap();
         tree.preorder()
             .into_iter()
             .filter(|&n| tree.is_callee(n))
-            .map(|n| (tree.token_text(n).to_vec(), tree.node(n).start))
+            .map(|n| (tree.node(n).start, tree.is_statement_callee(n)))
             .collect::<Vec<_>>()
     };
-    assert_eq!(callees(Lang::C), vec![(b"f".to_vec(), 44)]);
+    assert_eq!(&src[37..38], b"f");
+    assert_eq!(&src[50..51], b"f");
+    assert_eq!(callees(Lang::C), vec![(37, true), (50, false)]);
     assert_eq!(callees(Lang::Cpp), Vec::new());
 }
