@@ -153,8 +153,10 @@ fn jobs_do_not_change_a_tree_reduction() {
         results.push(d.read_string(&out));
     }
     assert_eq!(results[0], results[1]);
-    // (This oracle only counts calls: the passes leave one function around them.)
-    assert_eq!(results[0], "int h() {  h() + h(); }\n");
+    // (This oracle only counts calls. Calls need no declaration for it, which the reference
+    // closure's question finds first by removing `h`'s definition; the passes then leave a
+    // block around two of the calls.)
+    assert_eq!(results[0], "\n  { h(); h(); }  h();\n");
 }
 
 #[test]
