@@ -499,7 +499,7 @@ pub(crate) fn reduce<T: Tree>(tree: &mut T, judge: &Judge, config: &TreeConfig) 
             crate::closure::probe_calls(&mut s);
         }
         if judge.calls_refer() == Some(false) {
-            s.closure_calls = crate::closure::Calls::Ignored;
+            s.closure_calls = crate::session::Calls::Ignored;
         }
     }
     if config.hoist.has_pre() {

@@ -32,18 +32,7 @@
 //! closure are followed by a round without it before the joint fixed point is reached
 //! (`algorithm::rounds`), and the output is as minimal as without the closure.
 
-use crate::session::{candidate_test, Session, Tree};
-
-/// Which of the names calls call ([`Tree::is_callee`]) refer to a declaration.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Calls {
-    /// All of them.
-    Refer,
-    /// None: a call neither refers nor declares.
-    Ignored,
-    /// All but those of calls that are statements alone ([`Tree::is_statement_callee`]).
-    StatementsIgnored,
-}
+use crate::session::{candidate_test, Calls, Session, Tree};
 
 /// Who refers to whom among a visit's siblings.
 pub(crate) struct Closure {

@@ -140,6 +140,17 @@ impl Tree for RTree {
     }
 }
 
+/// Which of the names calls call ([`Tree::is_callee`]) refer to a declaration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Calls {
+    /// All of them.
+    Refer,
+    /// None: a call neither refers nor declares.
+    Ignored,
+    /// All but those of calls that are statements alone ([`Tree::is_statement_callee`]).
+    StatementsIgnored,
+}
+
 /// The state shared by every algorithm of one reduction: the tree, the judge, the ddmin
 /// options and the serialization of the current tree.
 ///
@@ -159,7 +170,7 @@ pub(crate) struct Session<'a, T: Tree> {
     pub closure: bool,
     /// With `closure`: which calls refer to the declaration of the function they call (see
     /// `closure::probe_calls`).
-    pub closure_calls: crate::closure::Calls,
+    pub closure_calls: Calls,
 }
 
 impl<'a, T: Tree> Session<'a, T> {
@@ -177,7 +188,7 @@ impl<'a, T: Tree> Session<'a, T> {
             label: String::new(),
             ahead: Vec::new(),
             closure: false,
-            closure_calls: crate::closure::Calls::Refer,
+            closure_calls: Calls::Refer,
         }
     }
 
