@@ -125,9 +125,10 @@ const PROBES: usize = 3;
 /// implicit declaration; `implicit_calls` of passes.toml). Whether it does is the compiler's
 /// choice (gcc 12 warns, gcc 14 and clang 16 reject such calls by default) and the oracle's
 /// (`-Werror=implicit-function-declaration`). Where it does not, following calls keeps every
-/// function declaration that a kept call names until the call goes (on the Perses inputs,
-/// whose oracles run `gcc -w`, up to 4.5x the oracle runs of ignoring calls); where it does,
-/// ignoring them cost 1.3-2.1x the runs on the real gcc crashes of c-ice.
+/// function declaration that a kept call names until the call goes (on six Perses inputs,
+/// whose oracles run `gcc -w`, 1.05-4.5x the oracle runs of asking, and outputs up to 7%
+/// larger); where it does, ignoring them cost 1.3-2.1x the runs on the real gcc crashes of
+/// c-ice.
 ///
 /// The question: the top-level siblings that only calls refer to; the current text without
 /// one of them is a candidate. The first interesting one answers "no" (and is kept: it is a
