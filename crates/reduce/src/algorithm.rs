@@ -158,8 +158,9 @@ impl TreeConfig {
     /// (sizes against C-Reduce's, oracle runs) are in that section of the docs.
     /// Every preset has the reference closure (`closure`, for languages that declare before
     /// use): on the six real gcc crashes it cuts the default's oracle runs by 47% (12,782 ->
-    /// 6,801 at `--jobs 1`) for the same sizes (on two Perses proxies it costs runs and 2-3% of
-    /// size; docs/benchmarks.md).
+    /// 6,819 at `--jobs 1`) for the same sizes; on six Perses proxies, whose oracles accept
+    /// calls without declarations (which the closure asks), the same sizes as without it in
+    /// 0.36-0.94x the runs (docs/benchmarks.md).
     /// `smallest` also runs `balanced` from the input as an alternative (see
     /// [`TreeConfig::alternatives`]): HDD's path and HDDr's differ, and on one real gcc crash
     /// of six the default's is the shorter (59 vs 65 characters).

@@ -157,32 +157,38 @@ pub(crate) fn probe_calls<T: Tree>(s: &mut Session<T>) {
     let (without_calls, without_statements) =
         (referred(Calls::Ignored), referred(Calls::StatementsIgnored));
     let by = |r: &Option<Vec<bool>>, i: usize| r.as_ref().is_some_and(|r| r[i]);
-    // (referred to by a call whose value is used, size of the removal), sibling, candidate
-    type Probe<N> = ((bool, usize), N, Vec<u8>);
-    let mut probes: Vec<Probe<T::Node>> = all
+    // ((referred to by a call whose value is used, size of the removal), sibling); the
+    // candidate texts are made for the chosen ones only (a large file may have hundreds).
+    let mut order: Vec<((bool, usize), T::Node)> = all
         .referred()
         .into_iter()
         .enumerate()
         .filter(|&(i, by_all)| by_all && !by(&without_calls, i))
         .map(|(i, _)| {
-            let candidate = tree.unparse_pruned(&|m| m == nodes[i]);
-            let size = s.current.len().saturating_sub(candidate.len());
-            ((by(&without_statements, i), size), nodes[i], candidate)
+            let size = s
+                .current
+                .len()
+                .saturating_sub(tree.unparse_pruned(&|m| m == nodes[i]).len());
+            ((by(&without_statements, i), size), nodes[i])
         })
         .collect();
-    if probes.is_empty() {
+    if order.is_empty() {
         return;
     }
     // Statement calls only first, smallest removal first; ties in source order (stable).
-    probes.sort_by_key(|p| p.0);
-    probes.truncate(PROBES);
+    order.sort_by_key(|p| p.0);
+    let probes: Vec<(T::Node, Vec<u8>)> = order
+        .into_iter()
+        .take(PROBES)
+        .map(|(_, node)| (node, tree.unparse_pruned(&|m| m == node)))
+        .collect();
     if s.jobs() > 1 {
         s.judge
-            .announce(probes.iter().map(|p| p.2.clone()).collect());
+            .announce(probes.iter().map(|p| p.1.clone()).collect());
     }
     s.judge
         .set_phase("reference closure: does a call need a declaration?");
-    for (_, node, candidate) in probes {
+    for (node, candidate) in probes {
         if s.cancelled() {
             return;
         }

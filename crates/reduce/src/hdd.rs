@@ -143,10 +143,7 @@ fn node_all_fail<T: Tree>(
         if nodes.len() == 1 {
             kept_sets.push(Vec::new());
         }
-        let closure = s
-            .closure
-            .then(|| Closure::of(tree, &nodes, s.closure_calls))
-            .flatten();
+        let closure = closure_of(s, &nodes);
         for kept in kept_sets {
             if out.len() >= budget {
                 return;
@@ -174,6 +171,13 @@ fn node_all_fail<T: Tree>(
     if step.hoist {
         hoistings(s, &nodes, budget, out);
     }
+}
+
+/// The references among `nodes` with the session's reference closure, if it has one.
+fn closure_of<T: Tree>(s: &Session<T>, nodes: &[T::Node]) -> Option<Closure> {
+    s.closure
+        .then(|| Closure::of(&*s.tree, nodes, s.closure_calls))
+        .flatten()
 }
 
 /// How many times more candidates than places are made for an announcement, since the
@@ -322,10 +326,7 @@ fn prune_all<T: Tree>(s: &mut Session<T>, nodes: &[T::Node], step: Step) -> Vec<
     };
     // With the reference closure, a configuration stands for itself and what it refers to;
     // each closed set is run once (two configurations may close to the same set).
-    let closure = s
-        .closure
-        .then(|| Closure::of(tree, nodes, s.closure_calls))
-        .flatten();
+    let closure = closure_of(s, nodes);
     let closed = |kept: &[usize]| match &closure {
         Some(c) => c.close(kept),
         None => kept.to_vec(),

@@ -124,9 +124,7 @@ impl Lang {
                 .collect(),
             ..Facts::default()
         };
-        let mut cursor = tree.walk();
-        'walk: loop {
-            let node = cursor.node();
+        parse::walk(&tree, |node| {
             let kind = node.kind();
             let range = node.byte_range();
             let named = node.is_named();
@@ -218,18 +216,8 @@ impl Lang {
                     }
                 }
             }
-            if literal.is_none() && cursor.goto_first_child() {
-                continue;
-            }
-            loop {
-                if cursor.goto_next_sibling() {
-                    continue 'walk;
-                }
-                if !cursor.goto_parent() {
-                    break 'walk;
-                }
-            }
-        }
+            literal.is_none()
+        });
         Ok(facts)
     }
 
@@ -363,9 +351,7 @@ pub(crate) fn callee_starts(pd: &PassData, tree: &tree_sitter::Tree) -> HashMap<
     if !pd.implicit_calls || pd.calls.is_empty() {
         return out;
     }
-    let mut cursor = tree.walk();
-    'walk: loop {
-        let node = cursor.node();
+    parse::walk(tree, |node| {
         if let Some(spec) = pd.calls.iter().find(|s| s.kind == node.kind()) {
             if let Some(name) = field_path(node, &spec.name) {
                 if name.child_count() == 0 && pd.identifiers.contains_key(name.kind()) {
@@ -376,18 +362,8 @@ pub(crate) fn callee_starts(pd: &PassData, tree: &tree_sitter::Tree) -> HashMap<
                 }
             }
         }
-        if cursor.goto_first_child() || cursor.goto_next_sibling() {
-            continue;
-        }
-        loop {
-            if !cursor.goto_parent() {
-                break 'walk;
-            }
-            if cursor.goto_next_sibling() {
-                break;
-            }
-        }
-    }
+        true
+    });
     out
 }
 

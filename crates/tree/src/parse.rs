@@ -48,14 +48,24 @@ pub(crate) fn parse_from(
 /// ERROR and MISSING nodes of a parse, counted with an iterative cursor walk that only
 /// enters subtrees containing errors.
 pub(crate) fn error_nodes(tree: &tree_sitter::Tree) -> usize {
-    let mut cursor = tree.walk();
     let mut count = 0;
-    loop {
-        let node = cursor.node();
+    walk(tree, |node| {
         if node.is_error() || node.is_missing() {
             count += 1;
         }
-        if node.has_error() && cursor.goto_first_child() {
+        node.has_error()
+    });
+    count
+}
+
+/// Visit the nodes of `tree` in pre-order; `visit` says whether to go into a node's children.
+pub(crate) fn walk<'t>(
+    tree: &'t tree_sitter::Tree,
+    mut visit: impl FnMut(tree_sitter::Node<'t>) -> bool,
+) {
+    let mut cursor = tree.walk();
+    loop {
+        if visit(cursor.node()) && cursor.goto_first_child() {
             continue;
         }
         loop {
@@ -63,7 +73,7 @@ pub(crate) fn error_nodes(tree: &tree_sitter::Tree) -> usize {
                 break;
             }
             if !cursor.goto_parent() {
-                return count;
+                return;
             }
         }
     }

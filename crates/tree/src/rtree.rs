@@ -311,8 +311,8 @@ impl RTree {
         let identifiers = &self.data.passes.identifiers;
         let mut ids: std::collections::HashMap<&[u8], u32> = std::collections::HashMap::new();
         let mut names = vec![NONE; self.nodes.len()];
-        let mut firsts = Vec::new();
-        let mut marked = Vec::new();
+        // (node index, flags to set): set after the walk, which borrows the nodes.
+        let mut marks: Vec<(usize, u8)> = Vec::new();
         for n in self.preorder() {
             let node = self.node(n);
             if node.flags & TOKEN == 0 || !identifiers.contains_key(self.inner_kind(n)) {
@@ -325,24 +325,17 @@ impl RTree {
             let next = ids.len() as u32;
             let id = *ids.entry(text).or_insert(next);
             names[n.index()] = id;
-            if id == next {
-                firsts.push(n.index());
+            let mut flags = if id == next { FIRST } else { 0 };
+            match callees.get(&(node.start as usize)) {
+                Some(true) => flags |= CALLEE | STATEMENT_CALLEE,
+                Some(false) => flags |= CALLEE,
+                None => {}
             }
-            if let Some(&alone) = callees.get(&(node.start as usize)) {
-                marked.push((
-                    n.index(),
-                    if alone {
-                        CALLEE | STATEMENT_CALLEE
-                    } else {
-                        CALLEE
-                    },
-                ));
+            if flags != 0 {
+                marks.push((n.index(), flags));
             }
         }
-        for i in firsts {
-            self.nodes[i].flags |= FIRST;
-        }
-        for (i, flags) in marked {
+        for (i, flags) in marks {
             self.nodes[i].flags |= flags;
         }
         self.names = names;
