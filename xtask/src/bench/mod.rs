@@ -140,7 +140,8 @@ fn run_suite(opts: &SuiteOptions) -> Result<()> {
     }
     let (suite, dir) = resolve_suite(&root, &opts.suite)?;
     let out = root.join("target").join("bench").join(&suite);
-    let mut store = Store::open(&out.join("results.jsonl"))?;
+    let published = published_dir(&root, &suite).join("results.jsonl");
+    let mut store = Store::open_seeded(&out.join("results.jsonl"), &published)?;
     if !opts.report_only {
         let mut cases = discover(&dir)?;
         if let Some(wanted) = &opts.cases {

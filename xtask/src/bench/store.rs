@@ -73,6 +73,26 @@ pub(super) struct Store {
 }
 
 impl Store {
+    /// [`Store::open`] on `path`, which starts as a copy of `published` (the rows checked in
+    /// under docs/bench/) when it does not exist yet: a campaign resumes on another machine
+    /// (a fresh checkout has no target/bench/), and `--publish` keeps every published row
+    /// instead of replacing them with this machine's.
+    pub(super) fn open_seeded(path: &Path, published: &Path) -> Result<Store> {
+        if !path.exists() && published.is_file() {
+            if let Some(dir) = path.parent() {
+                fs::create_dir_all(dir)?;
+            }
+            fs::copy(published, path).with_context(|| {
+                format!("cannot copy {} to {}", published.display(), path.display())
+            })?;
+            eprintln!(
+                "bench: starting from the published rows in {}",
+                published.display()
+            );
+        }
+        Store::open(path)
+    }
+
     pub(super) fn open(path: &Path) -> Result<Store> {
         let mut rows = Vec::new();
         if let Ok(text) = fs::read_to_string(path) {
@@ -271,6 +291,23 @@ mod tests {
     use super::*;
     use crate::bench::run::Scratch;
     use crate::bench::test_util::row;
+
+    #[test]
+    fn a_new_store_starts_from_the_published_rows() {
+        let dir = Scratch::new("store-seed").unwrap();
+        let published = dir.path().join("docs/results.jsonl");
+        let mut docs = Store::open(&published).unwrap();
+        docs.append(row("a", "hdd", 10, Some(5))).unwrap();
+        let local = dir.path().join("target/results.jsonl");
+        let mut store = Store::open_seeded(&local, &published).unwrap();
+        assert!(store.finished("a", "hdd", 1), "the published row is there");
+        store.append(row("b", "hdd", 7, Some(3))).unwrap();
+        // An existing store is left as it is.
+        docs.append(row("c", "hdd", 1, Some(1))).unwrap();
+        let store = Store::open_seeded(&local, &published).unwrap();
+        assert_eq!(store.latest().len(), 2);
+        assert!(!store.finished("c", "hdd", 1));
+    }
 
     #[test]
     fn store_resumes_and_the_newest_row_wins() {
