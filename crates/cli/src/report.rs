@@ -69,6 +69,8 @@ pub struct StatsReport {
     pub discarded: u64,
     /// Of those, speculative oracle runs killed before they answered (not in `oracle_runs`).
     pub killed: u64,
+    /// Of those, runs killed to free a worker for a bet on success (see README, `--jobs`).
+    pub preempted: u64,
     /// Oracle run time added up over the wall time: how many workers were busy on average.
     pub mean_busy_workers: f64,
     /// Per round, the tree phase (`tree`) and each pass: oracle runs, accepted candidates,

@@ -33,6 +33,13 @@ pub(crate) fn levels<T: Tree>(s: &mut Session<T>, step: Step) {
 /// and Hoist^r, Coarse Hoist^r (without): a work list seeded with the root; each popped node
 /// has its children minimized, then its remaining children are appended.
 pub(crate) fn recursive<T: Tree>(s: &mut Session<T>, step: Step, order: TraversalOrder) {
+    work_list(s, step, order);
+    // What the announcements know of the work list is over.
+    s.ahead.clear();
+    s.visiting = None;
+}
+
+fn work_list<T: Tree>(s: &mut Session<T>, step: Step, order: TraversalOrder) {
     let mut work = VecDeque::from([s.tree.root()]);
     let mut visited = 0usize;
     loop {
@@ -91,10 +98,12 @@ fn announce_next<T: Tree>(
         TraversalOrder::BreadthFirst => work.iter().copied().take(LOOKAHEAD_NODES).collect(),
         TraversalOrder::DepthFirst => work.iter().rev().copied().take(LOOKAHEAD_NODES).collect(),
     };
+    let whole = order == TraversalOrder::BreadthFirst && work.len() <= LOOKAHEAD_NODES;
+    s.visiting = whole.then_some(current);
     // The current node first: the main line's driver plans only `4 * jobs` candidates of its
     // DDMIN at a time, and the test of a lone node and the hoisting candidates come after.
     let mut out = Vec::new();
-    node_all_fail(s, current, step, s.jobs(), &mut out);
+    node_all_fail(s, current, step, s.jobs(), &mut out, &|_| false);
     announce_rest(s, out, step);
 }
 
@@ -111,22 +120,44 @@ fn announce_rest<T: Tree>(s: &Session<T>, mut out: Vec<Vec<u8>>, step: Step) {
     if budget <= 1 {
         return;
     }
-    for &n in &s.ahead {
-        if out.len() >= budget {
-            break;
-        }
-        node_all_fail(s, n, step, budget, &mut out);
-    }
+    next_visits(s, &mut out, step, budget, &|_| false);
     s.judge.announce(out);
 }
 
-/// Append what the visit of `n` tests if every test fails, until `out` holds `budget`.
+/// Append what the visits of the nodes in `s.ahead` test if every test fails, until `out`
+/// holds `budget`, on the current tree with the nodes for which `base` holds pruned.
+fn next_visits<T: Tree>(
+    s: &Session<T>,
+    out: &mut Vec<Vec<u8>>,
+    step: Step,
+    budget: usize,
+    base: &dyn Fn(T::Node) -> bool,
+) {
+    let tree = &*s.tree;
+    // Breadth-first, the children the current visit keeps come after the whole work list.
+    let children = s.visiting.iter().flat_map(|&v| {
+        tree.children(v)
+            .iter()
+            .copied()
+            .filter(|&c| !tree.is_pruned(c) && !base(c) && !tree.is_token(c))
+    });
+    for n in s.ahead.iter().copied().chain(children) {
+        if out.len() >= budget {
+            break;
+        }
+        node_all_fail(s, n, step, budget, out, base);
+    }
+}
+
+/// Append what the visit of `n` tests if every test fails, until `out` holds `budget`, on
+/// the current tree with the nodes for which `base` holds pruned.
 fn node_all_fail<T: Tree>(
     s: &Session<T>,
     n: T::Node,
     step: Step,
     budget: usize,
     out: &mut Vec<Vec<u8>>,
+    base: &dyn Fn(T::Node) -> bool,
 ) {
     let tree = &*s.tree;
     if out.len() >= budget || tree.is_pruned(n) {
@@ -144,6 +175,11 @@ fn node_all_fail<T: Tree>(
             kept_sets.push(Vec::new());
         }
         let closure = closure_of(s, &nodes);
+        // position[index of a node of `nodes`] = 1 + its position in `nodes`.
+        let mut position = vec![0usize; nodes.iter().map(|&n| T::index(n) + 1).max().unwrap_or(0)];
+        for (i, &n) in nodes.iter().enumerate() {
+            position[T::index(n)] = i + 1;
+        }
         for kept in kept_sets {
             if out.len() >= budget {
                 return;
@@ -158,10 +194,10 @@ fn node_all_fail<T: Tree>(
             }
             // The tree with every node of `nodes` outside `kept` pruned.
             let candidate = tree.unparse_pruned(&|m| {
-                nodes
-                    .iter()
-                    .position(|&c| c == m)
-                    .is_some_and(|i| kept.binary_search(&i).is_err())
+                base(m)
+                    || position
+                        .get(T::index(m))
+                        .is_some_and(|&p| p > 0 && kept.binary_search(&(p - 1)).is_err())
             });
             if !s.judge.known_pass(&candidate) {
                 out.push(candidate);
@@ -169,8 +205,44 @@ fn node_all_fail<T: Tree>(
         }
     }
     if step.hoist {
-        hoistings(s, &nodes, budget, out);
+        hoistings(s, &nodes, budget, out, base);
     }
+}
+
+/// What the visit of a node tests after its DDMIN over `nodes` returns `kept` (a bet on
+/// success: the tree has not changed yet), if every test fails: the test of removing a lone
+/// kept node (see [`prune_all`]); then, on the tree with the other nodes of `nodes` pruned,
+/// TMIN's first pass over `kept` and the visits of the next nodes of the work list (the kept
+/// children of the visited node included). `2 * jobs` candidates after the lone test, so that
+/// an idle worker has more than the rest of a DDMIN while its probable winner runs: in a
+/// narrow tree (a JavaScript program of one statement) the rest is often nothing.
+fn after_ddmin<T: Tree>(
+    s: &Session<T>,
+    nodes: &[T::Node],
+    kept: &[T::Node],
+    step: Step,
+) -> Vec<Vec<u8>> {
+    let tree = &*s.tree;
+    // By node index: 1 for a node of `nodes` that is not kept, 2 for a kept one.
+    let mut mark = vec![0u8; nodes.iter().map(|&n| T::index(n) + 1).max().unwrap_or(0)];
+    for &n in nodes {
+        mark[T::index(n)] = 1;
+    }
+    for &n in kept {
+        mark[T::index(n)] = 2;
+    }
+    let marked = |n: T::Node, m: u8| mark.get(T::index(n)).is_some_and(|&x| x & m != 0);
+    let pruned = |n: T::Node| marked(n, 1);
+    let mut out = match kept {
+        [_] => vec![tree.unparse_pruned(&|n| marked(n, 3))],
+        _ => Vec::new(),
+    };
+    let budget = out.len() + 2 * s.jobs();
+    if step.hoist {
+        hoistings(s, kept, budget, &mut out, &pruned);
+    }
+    next_visits(s, &mut out, step, budget, &pruned);
+    out
 }
 
 /// The references among `nodes` with the session's reference closure, if it has one.
@@ -185,15 +257,21 @@ fn closure_of<T: Tree>(s: &Session<T>, nodes: &[T::Node]) -> Option<Closure> {
 const CACHED_SLACK: usize = 4;
 
 /// Append the hoisting candidates of `nodes` (TMIN's first pass when every test fails) until
-/// `out` holds `budget`.
-fn hoistings<T: Tree>(s: &Session<T>, nodes: &[T::Node], budget: usize, out: &mut Vec<Vec<u8>>) {
+/// `out` holds `budget`, on the current tree with the nodes for which `base` holds pruned.
+fn hoistings<T: Tree>(
+    s: &Session<T>,
+    nodes: &[T::Node],
+    budget: usize,
+    out: &mut Vec<Vec<u8>>,
+    base: &dyn Fn(T::Node) -> bool,
+) {
     let tree = &*s.tree;
     for &m in nodes {
         for d in crate::hoist::chi(tree, m) {
             if out.len() >= budget {
                 return;
             }
-            let candidate = tree.unparse_hoisted(m, d);
+            let candidate = tree.unparse_hoisted_pruned(m, d, base);
             if !s.judge.known_pass(&candidate) {
                 out.push(candidate);
             }
@@ -216,7 +294,7 @@ fn visit<T: Tree>(s: &mut Session<T>, mut nodes: Vec<T::Node>, step: Step) {
         if s.jobs() > 1 {
             // TMIN's first pass, then the next nodes (DDMIN's result may have changed them).
             let mut head = Vec::new();
-            hoistings(s, &kept, s.jobs(), &mut head);
+            hoistings(s, &kept, s.jobs(), &mut head, &|_| false);
             announce_rest(s, head, step);
         }
         hoist::tmin(s, &kept);
@@ -354,15 +432,17 @@ fn prune_all<T: Tree>(s: &mut Session<T>, nodes: &[T::Node], step: Step) -> Vec<
         }
         yes
     };
-    // After a ddmin that keeps one node: the test of removing it too (below).
-    let lone = |kept: &[usize]| match closed(kept).len() {
-        1 => vec![candidate(&[])],
-        _ => Vec::new(),
+    // What this visit and the next ones test after ddmin returns `kept`, for ddmin's bets on
+    // success (see `lookahead`).
+    let shared: &Session<T> = s;
+    let after = |kept: &[usize]| {
+        let kept: Vec<T::Node> = closed(kept).into_iter().map(|k| nodes[k]).collect();
+        after_ddmin(shared, nodes, &kept, step)
     };
     let ahead = JudgeAhead {
         judge,
         candidate: &closed_candidate,
-        then: Some(&lone),
+        then: Some(&after),
     };
     let kept = ddmin_indices_ahead(nodes.len(), &test, &s.ddmin, Some(&ahead));
     let mut kept = closed(&kept);
@@ -389,7 +469,7 @@ fn prune_all<T: Tree>(s: &mut Session<T>, nodes: &[T::Node], step: Step) -> Vec<
             // visited: idle workers start those while this one runs.
             let mut head = vec![candidate.clone()];
             if step.hoist {
-                hoistings(s, &[lone], s.jobs() + 1, &mut head);
+                hoistings(s, &[lone], s.jobs() + 1, &mut head, &|_| false);
             }
             announce_rest(s, head, step);
         }
@@ -659,5 +739,36 @@ mod tests {
         let (out, log) = run(src, &once(Base::Hdd, Hoisting::None), |c| has(c, "a"));
         assert_eq!(out, "a");
         assert_eq!(log, ["", "x a", "", "x", "a", "", ""]);
+    }
+
+    #[test]
+    fn a_bet_on_success_runs_on_into_the_next_visit() {
+        // The root keeps `a` and drops `w` (the probable winner still running): with nothing
+        // else in the work list, what follows is the lone test of `a` and then the visit of
+        // `a` itself on the tree without `w`, whose first candidates drop `k` or `(c u v)`.
+        use super::{after_ddmin, Step};
+        use crate::session::{Session, Tree};
+        let mut tree = Toy::parse("(s (a k (c u v)) w)");
+        let (a, w, root) = (tree.find("k u v"), tree.find("w"), tree.root());
+        let (judge, _) = judge(|_| false);
+        let ddmin = crate::DdminOptions {
+            jobs: 2,
+            ..Default::default()
+        };
+        let mut s = Session::new(&mut tree, &judge, &ddmin);
+        s.visiting = Some(root);
+        let step = Step {
+            prune: true,
+            hoist: false,
+            coarse: false,
+        };
+        let out: Vec<String> = after_ddmin(&s, &[a, w], &[a], step)
+            .into_iter()
+            .map(|c| String::from_utf8(c).unwrap())
+            .collect();
+        assert_eq!(out[0], "", "the lone test first");
+        assert!(out.contains(&"u v".to_string()), "{out:?}");
+        assert!(out.contains(&"k".to_string()), "{out:?}");
+        assert!(out.len() <= 1 + 2 * 2, "{out:?}");
     }
 }

@@ -70,6 +70,7 @@ struct Counters {
     failed_to_start: AtomicU64,
     discarded: AtomicU64,
     killed: AtomicU64,
+    preempted: AtomicU64,
     busy_nanos: AtomicU64,
 }
 
@@ -284,6 +285,9 @@ impl Judge {
         });
         // After the workers have finished their last runs (lost bets included).
         self.add_discarded(la.unused());
+        self.counters
+            .preempted
+            .fetch_add(la.preempted(), Ordering::Relaxed);
         *lock(&self.lookahead) = None;
         out
     }
@@ -407,6 +411,7 @@ impl Judge {
             failed_to_start: get(&c.failed_to_start),
             discarded: get(&c.discarded),
             killed: get(&c.killed),
+            preempted: get(&c.preempted),
             busy_seconds: get(&c.busy_nanos) as f64 / 1e9,
         }
     }

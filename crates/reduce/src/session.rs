@@ -46,7 +46,17 @@ pub(crate) trait Tree: Sync {
     /// The current tree with the nodes for which `pruned` holds pruned.
     fn unparse_pruned(&self, pruned: &dyn Fn(Self::Node) -> bool) -> Vec<u8>;
     /// The current tree with `desc` in `n`'s place.
-    fn unparse_hoisted(&self, n: Self::Node, desc: Self::Node) -> Vec<u8>;
+    fn unparse_hoisted(&self, n: Self::Node, desc: Self::Node) -> Vec<u8> {
+        self.unparse_hoisted_pruned(n, desc, &|_| false)
+    }
+    /// The current tree with `desc` in `n`'s place and the nodes for which `pruned` holds
+    /// pruned (what a hoisting tests after a prune that has not happened yet: bets on success).
+    fn unparse_hoisted_pruned(
+        &self,
+        n: Self::Node,
+        desc: Self::Node,
+        pruned: &dyn Fn(Self::Node) -> bool,
+    ) -> Vec<u8>;
     fn prune(&mut self, n: Self::Node);
     fn hoist(&mut self, n: Self::Node, desc: Self::Node);
     /// An identifier token's name (the same for the same spelling), for the reference
@@ -108,10 +118,17 @@ impl Tree for RTree {
     fn unparse_pruned(&self, pruned: &dyn Fn(NodeId) -> bool) -> Vec<u8> {
         self.unparse_with(&|n| if pruned(n) { Edit::Prune } else { Edit::Keep })
     }
-    fn unparse_hoisted(&self, n: NodeId, desc: NodeId) -> Vec<u8> {
+    fn unparse_hoisted_pruned(
+        &self,
+        n: NodeId,
+        desc: NodeId,
+        pruned: &dyn Fn(NodeId) -> bool,
+    ) -> Vec<u8> {
         self.unparse_with(&|m| {
             if m == n {
                 Edit::Hoist(desc)
+            } else if pruned(m) {
+                Edit::Prune
             } else {
                 Edit::Keep
             }
@@ -166,6 +183,9 @@ pub(crate) struct Session<'a, T: Tree> {
     pub label: String,
     /// The next nodes of HDDr's work list (for the lookahead's announcements, see `hdd`).
     pub ahead: Vec<T::Node>,
+    /// The node HDDr visits, when `ahead` holds the whole (breadth-first) work list: its
+    /// remaining children are visited right after the nodes of `ahead` (see `hdd`).
+    pub visiting: Option<T::Node>,
     /// DDMIN's configurations keep what their kept siblings refer to (`closure`).
     pub closure: bool,
     /// With `closure`: which calls refer to the declaration of the function they call (see
@@ -187,6 +207,7 @@ impl<'a, T: Tree> Session<'a, T> {
             current,
             label: String::new(),
             ahead: Vec::new(),
+            visiting: None,
             closure: false,
             closure_calls: Calls::Refer,
         }
@@ -431,9 +452,17 @@ pub(crate) mod toy {
             self.render(self.root, &|n| pruned(n).then_some(None))
                 .into_bytes()
         }
-        fn unparse_hoisted(&self, n: usize, desc: usize) -> Vec<u8> {
-            self.render(self.root, &|m| (m == n).then_some(Some(desc)))
-                .into_bytes()
+        fn unparse_hoisted_pruned(
+            &self,
+            n: usize,
+            desc: usize,
+            pruned: &dyn Fn(usize) -> bool,
+        ) -> Vec<u8> {
+            let edit = |m| match m == n {
+                true => Some(Some(desc)),
+                false => pruned(m).then_some(None),
+            };
+            self.render(self.root, &edit).into_bytes()
         }
         fn prune(&mut self, n: usize) {
             self.nodes[n].pruned = true;

@@ -26,6 +26,9 @@ pub struct Stats {
     /// Speculative oracle runs killed before they answered, because the bet they served was
     /// lost (not in `oracle_runs`).
     pub killed: u64,
+    /// Of those, runs killed to free a worker for a bet on success (`lookahead`'s preemption):
+    /// bets on the failure of a candidate that was probably interesting; run again if needed.
+    pub preempted: u64,
     /// Wall time of all oracle runs added up (divided by the reduction's wall time: the mean
     /// number of busy workers).
     pub busy_seconds: f64,

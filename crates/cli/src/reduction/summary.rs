@@ -53,6 +53,7 @@ impl Reduction {
             reference_closure_calls: judge.calls_refer(),
             discarded: stats.discarded,
             killed: stats.killed,
+            preempted: stats.preempted,
             mean_busy_workers: stats.busy_seconds / self.progress.elapsed().as_secs_f64().max(1e-9),
             rounds: judge.records(),
             timeout_seconds: self.oracle.timeout().map(|t| t.as_secs_f64()),

@@ -156,3 +156,40 @@ fn a_branch_waits_while_its_condition_is_not_yet_probably_interesting() {
     let (_, candidate, _, _) = la.next(Cache::key).expect("a run");
     assert_eq!(candidate, b"if it fails");
 }
+
+#[test]
+fn a_due_branch_preempts_a_bet_on_its_condition_failing() {
+    use super::{Answer, Lookahead};
+    use crate::Cache;
+    let la = Lookahead::new(2);
+    // Past 1 ms a run is probably interesting.
+    super::lock(&la.state).durations = durations(&[50, 55, 60], &[1, 1, 1]);
+    let condition = Cache::key(b"condition");
+    assert_eq!(la.claim(condition), None, "the condition takes a permit");
+    std::thread::sleep(Duration::from_millis(2));
+    std::thread::scope(|scope| {
+        // A bet of the driver on the condition failing takes the other permit.
+        let bet = scope.spawn(|| la.request(Cache::key(b"later"), b"later", &|| false));
+        let (key, candidate, requested, token) = la.next(Cache::key).expect("the bet's run");
+        assert_eq!((candidate.as_slice(), requested), (&b"later"[..], true));
+        // The condition is due: its branch has no free permit, so the bet's run is killed.
+        la.announce_if(condition, vec![b"next".to_vec()]);
+        assert!(token.is_aborted(), "the bet on failure was not preempted");
+        assert_eq!(la.preempted(), 1);
+        la.finish(key, None, true);
+        let (_, candidate, _, branch_token) = la.next(Cache::key).expect("the branch's run");
+        assert_eq!(candidate, b"next", "the freed permit goes to the branch");
+        // The condition fails after all: the branch dies, and the killed bet runs again.
+        la.finish(condition, Some(false), false);
+        assert!(branch_token.is_aborted());
+        la.finish(Cache::key(b"next"), None, true);
+        let (key, candidate, requested, _) = la.next(Cache::key).expect("the bet again");
+        assert_eq!((candidate.as_slice(), requested), (&b"later"[..], true));
+        la.finish(key, Some(true), true);
+        assert_eq!(
+            bet.join().unwrap(),
+            Answer::Known(true),
+            "the bet gets an oracle's answer, not the killed run's"
+        );
+    });
+}
