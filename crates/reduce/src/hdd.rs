@@ -175,11 +175,7 @@ fn node_all_fail<T: Tree>(
             kept_sets.push(Vec::new());
         }
         let closure = closure_of(s, &nodes);
-        // position[index of a node of `nodes`] = 1 + its position in `nodes`.
-        let mut position = vec![0usize; nodes.iter().map(|&n| T::index(n) + 1).max().unwrap_or(0)];
-        for (i, &n) in nodes.iter().enumerate() {
-            position[T::index(n)] = i + 1;
-        }
+        let positions = Positions::of::<T>(&nodes);
         for kept in kept_sets {
             if out.len() >= budget {
                 return;
@@ -195,9 +191,9 @@ fn node_all_fail<T: Tree>(
             // The tree with every node of `nodes` outside `kept` pruned.
             let candidate = tree.unparse_pruned(&|m| {
                 base(m)
-                    || position
-                        .get(T::index(m))
-                        .is_some_and(|&p| p > 0 && kept.binary_search(&(p - 1)).is_err())
+                    || positions
+                        .get::<T>(m)
+                        .is_some_and(|i| kept.binary_search(&i).is_err())
             });
             if !s.judge.known_pass(&candidate) {
                 out.push(candidate);
@@ -209,37 +205,59 @@ fn node_all_fail<T: Tree>(
     }
 }
 
-/// What the visit of a node tests after its DDMIN over `nodes` returns `kept` (a bet on
-/// success: the tree has not changed yet), if every test fails: the test of removing a lone
-/// kept node (see [`prune_all`]); then, on the tree with the other nodes of `nodes` pruned,
-/// TMIN's first pass over `kept` and the visits of the next nodes of the work list (the kept
-/// children of the visited node included). `2 * jobs` candidates after the lone test, so that
-/// an idle worker has more than the rest of a DDMIN while its probable winner runs: in a
-/// narrow tree (a JavaScript program of one statement) the rest is often nothing.
+/// Where each node of a list stands in it, by node index: for the predicates that prune the
+/// nodes of a DDMIN outside a configuration while unparsing (a search of the list per node
+/// unparsed would be quadratic).
+struct Positions(Vec<usize>);
+
+impl Positions {
+    fn of<T: Tree>(nodes: &[T::Node]) -> Positions {
+        let size = nodes.iter().map(|&n| T::index(n) + 1).max().unwrap_or(0);
+        let mut position = vec![usize::MAX; size];
+        for (i, &n) in nodes.iter().enumerate() {
+            position[T::index(n)] = i;
+        }
+        Positions(position)
+    }
+
+    /// `n`'s position in the list, if it is in it.
+    fn get<T: Tree>(&self, n: T::Node) -> Option<usize> {
+        self.0
+            .get(T::index(n))
+            .copied()
+            .filter(|&i| i != usize::MAX)
+    }
+}
+
+/// What the visit of a node tests after its DDMIN over `nodes` (at `positions`) returns the
+/// configuration `kept` (positions, ascending) as a bet on success (the tree has not changed
+/// yet), if every test fails: the test of removing a lone kept node (see [`prune_all`]);
+/// then, on the tree with the other nodes of `nodes` pruned, TMIN's first pass over the kept
+/// nodes and the visits of the next nodes of the work list (the kept children of the visited
+/// node included). `2 * jobs` candidates after the lone test, so that an idle worker has more
+/// than the rest of a DDMIN while its probable winner runs: in a narrow tree (a JavaScript
+/// program of one statement) the rest is often nothing.
 fn after_ddmin<T: Tree>(
     s: &Session<T>,
     nodes: &[T::Node],
-    kept: &[T::Node],
+    positions: &Positions,
+    kept: &[usize],
     step: Step,
 ) -> Vec<Vec<u8>> {
     let tree = &*s.tree;
-    // By node index: 1 for a node of `nodes` that is not kept, 2 for a kept one.
-    let mut mark = vec![0u8; nodes.iter().map(|&n| T::index(n) + 1).max().unwrap_or(0)];
-    for &n in nodes {
-        mark[T::index(n)] = 1;
-    }
-    for &n in kept {
-        mark[T::index(n)] = 2;
-    }
-    let marked = |n: T::Node, m: u8| mark.get(T::index(n)).is_some_and(|&x| x & m != 0);
-    let pruned = |n: T::Node| marked(n, 1);
+    let pruned = |n: T::Node| {
+        positions
+            .get::<T>(n)
+            .is_some_and(|i| kept.binary_search(&i).is_err())
+    };
     let mut out = match kept {
-        [_] => vec![tree.unparse_pruned(&|n| marked(n, 3))],
+        [_] => vec![tree.unparse_pruned(&|n| positions.get::<T>(n).is_some())],
         _ => Vec::new(),
     };
     let budget = out.len() + 2 * s.jobs();
     if step.hoist {
-        hoistings(s, kept, budget, &mut out, &pruned);
+        let kept: Vec<T::Node> = kept.iter().map(|&k| nodes[k]).collect();
+        hoistings(s, &kept, budget, &mut out, &pruned);
     }
     next_visits(s, &mut out, step, budget, &pruned);
     out
@@ -381,26 +399,13 @@ fn prune_all<T: Tree>(s: &mut Session<T>, nodes: &[T::Node], step: Step) -> Vec<
     }
     let tree: &T = s.tree;
     let (judge, current) = (s.judge, s.current.as_slice());
-    // position[index of a node of `nodes`] = its position in `nodes`
-    let size = nodes
-        .iter()
-        .map(|&n| T::index(n))
-        .max()
-        .map_or(0, |m| m + 1);
-    let mut position = vec![usize::MAX; size];
-    for (i, &n) in nodes.iter().enumerate() {
-        position[T::index(n)] = i;
-    }
+    let positions = Positions::of::<T>(nodes);
     let candidate = |kept: &[usize]| -> Vec<u8> {
         let mut keep = vec![false; nodes.len()];
         for &k in kept {
             keep[k] = true;
         }
-        let pruned = |n: T::Node| {
-            let i = T::index(n);
-            i < size && position[i] != usize::MAX && !keep[position[i]]
-        };
-        tree.unparse_pruned(&pruned)
+        tree.unparse_pruned(&|n| positions.get::<T>(n).is_some_and(|i| !keep[i]))
     };
     // With the reference closure, a configuration stands for itself and what it refers to;
     // each closed set is run once (two configurations may close to the same set).
@@ -435,10 +440,7 @@ fn prune_all<T: Tree>(s: &mut Session<T>, nodes: &[T::Node], step: Step) -> Vec<
     // What this visit and the next ones test after ddmin returns `kept`, for ddmin's bets on
     // success (see `lookahead`).
     let shared: &Session<T> = s;
-    let after = |kept: &[usize]| {
-        let kept: Vec<T::Node> = closed(kept).into_iter().map(|k| nodes[k]).collect();
-        after_ddmin(shared, nodes, &kept, step)
-    };
+    let after = |kept: &[usize]| after_ddmin(shared, nodes, &positions, &closed(kept), step);
     let ahead = JudgeAhead {
         judge,
         candidate: &closed_candidate,
@@ -746,7 +748,7 @@ mod tests {
         // The root keeps `a` and drops `w` (the probable winner still running): with nothing
         // else in the work list, what follows is the lone test of `a` and then the visit of
         // `a` itself on the tree without `w`, whose first candidates drop `k` or `(c u v)`.
-        use super::{after_ddmin, Step};
+        use super::{after_ddmin, Positions, Step};
         use crate::session::{Session, Tree};
         let mut tree = Toy::parse("(s (a k (c u v)) w)");
         let (a, w, root) = (tree.find("k u v"), tree.find("w"), tree.root());
@@ -762,7 +764,9 @@ mod tests {
             hoist: false,
             coarse: false,
         };
-        let out: Vec<String> = after_ddmin(&s, &[a, w], &[a], step)
+        let nodes = [a, w];
+        let positions = Positions::of::<Toy>(&nodes);
+        let out: Vec<String> = after_ddmin(&s, &nodes, &positions, &[0], step)
             .into_iter()
             .map(|c| String::from_utf8(c).unwrap())
             .collect();
