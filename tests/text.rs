@@ -110,7 +110,11 @@ fn stats_have_the_documented_fields() {
     let runs = s["oracle_runs"].as_u64().unwrap();
     assert!((4..100).contains(&runs), "{s}");
     assert!(s["cache_hits"].as_u64().is_some());
-    assert!(s["wall_seconds"].as_f64().unwrap() > 0.0);
+    let wall = s["wall_seconds"].as_f64().unwrap();
+    assert!(wall > 0.0);
+    // treedd's own CPU: some, and less than it could have used on every CPU.
+    let cpu = s["cpu_seconds"].as_f64().unwrap();
+    assert!(cpu > 0.0 && cpu < wall * cpus as f64 + 0.1, "{s}");
     assert!(s["peak_rss_bytes"].as_u64().unwrap() > 1_000_000);
     assert!(s["peak_oracle_rss_bytes"].as_u64().unwrap() > 0);
     // The summary line repeats the main figures.

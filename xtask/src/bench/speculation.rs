@@ -221,7 +221,12 @@ fn reduce_all(treedd: &Path, work: &Path, cases: &[Case], jobs: usize) -> Result
         total.discarded += stat_u64(&s, "discarded").unwrap_or(0);
         total.killed += stat_u64(&s, "killed").unwrap_or(0);
         total.busy += s["mean_busy_workers"].as_f64().unwrap_or(0.0) * wall;
-        total.cpu_self += finished.cpu_self.unwrap_or(f64::NAN);
+        // treedd's own count (getrusage, microseconds) where it gives one: /proc's clock
+        // ticks are cut to 10 ms per run, about a third of treedd's CPU on a short JRTS run.
+        total.cpu_self += s["cpu_seconds"]
+            .as_f64()
+            .or(finished.cpu_self)
+            .unwrap_or(f64::NAN);
         total.output.extend(fs::read(&output)?);
         total.output.push(0);
     }

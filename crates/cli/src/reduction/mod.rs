@@ -69,6 +69,8 @@ pub(crate) struct Reduction {
     trace: Arc<Trace>,
     /// The syntax filter (tree languages without `--no-syntax-filter`), for its counts.
     syntax: OnceLock<Arc<SyntaxFilter>>,
+    /// ERROR and MISSING nodes in the input's parse (tree languages), counted once.
+    input_errors: OnceLock<usize>,
 }
 
 impl Reduction {
@@ -93,6 +95,7 @@ impl Reduction {
             confirm: OnceLock::new(),
             trace: Arc::new(Trace::new()),
             syntax: OnceLock::new(),
+            input_errors: OnceLock::new(),
         }
     }
 
@@ -152,15 +155,9 @@ impl Reduction {
         // The syntax filter parses candidates against the current best text's tree.
         let syntax: Option<Arc<SyntaxFilter>> = match &tree {
             Some(tree) if !self.args.no_syntax_filter => {
-                let lang = self.plan.lang;
                 // Resumed: as many errors as the original input had, as in the first run.
-                let allowed = match self.resumed {
-                    true => tree
-                        .error_count()
-                        .max(RTree::build(lang, &self.input).map_or(0, |t| t.error_count())),
-                    false => tree.error_count(),
-                };
-                let filter = SyntaxFilter::new(lang, allowed);
+                let allowed = tree.error_count().max(self.input_errors());
+                let filter = SyntaxFilter::new(self.plan.lang, allowed);
                 filter.rebase(&self.start);
                 let filter = Arc::new(filter);
                 let _ = self.syntax.set(Arc::clone(&filter));
@@ -311,6 +308,9 @@ impl Reduction {
                 self.plan.lang.name()
             )
         })?;
+        if !self.resumed {
+            let _ = self.input_errors.set(tree.error_count());
+        }
         if tree.error_count() > 0 {
             self.progress.warn(&format!(
                 "{} does not parse cleanly as {} ({} syntax errors); reducing anyway",
@@ -320,6 +320,14 @@ impl Reduction {
             ));
         }
         Ok(tree)
+    }
+
+    /// ERROR and MISSING nodes in the input's parse: the start tree's count unless resumed
+    /// (the input is parsed only then, and only once).
+    fn input_errors(&self) -> usize {
+        *self.input_errors.get_or_init(|| {
+            RTree::build(self.plan.lang, &self.input).map_or(0, |t| t.error_count())
+        })
     }
 
     fn output_error(&self, e: io::Error) -> Fatal {

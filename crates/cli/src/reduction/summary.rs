@@ -21,10 +21,7 @@ impl Reduction {
         let stats = judge.stats();
         let ddmin = self.ddmin_options();
         let tree = self.plan.unit.is_none();
-        let input_errors = (self.plan.unit.is_none())
-            .then(|| treedd_tree::RTree::build(self.plan.lang, &self.input).ok())
-            .flatten()
-            .map(|t| t.error_count());
+        let input_errors = tree.then(|| self.input_errors());
         StatsReport {
             input: self.args.input.display().to_string(),
             output: self.plan.output.display().to_string(),
@@ -77,6 +74,7 @@ impl Reduction {
             output_chars: report::non_whitespace_chars(output),
             input_syntax_errors: input_errors,
             wall_seconds: self.progress.elapsed().as_secs_f64(),
+            cpu_seconds: report::cpu_self(),
             peak_rss_bytes: report::peak_rss_self(),
             peak_oracle_rss_bytes: report::peak_rss_children(),
             interrupted,

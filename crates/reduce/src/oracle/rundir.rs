@@ -98,7 +98,7 @@ impl RunDirs {
 fn rewrite(file: &Path, mode: u32, candidate: &[u8]) -> std::io::Result<u32> {
     match fs::symlink_metadata(file) {
         Ok(meta) if meta.is_file() && meta.nlink() == 1 && meta.mode() == mode => {
-            fs::write(file, candidate)?;
+            overwrite(file, candidate)?;
             return Ok(mode);
         }
         Ok(meta) if meta.is_dir() => fs::remove_dir_all(file)?,
@@ -106,6 +106,23 @@ fn rewrite(file: &Path, mode: u32, candidate: &[u8]) -> std::io::Result<u32> {
         Err(_) => {}
     }
     write_new(file, candidate)
+}
+
+/// Write `candidate` over the contents of `file`, then cut it to its length. Not truncated
+/// first: on a disk filesystem (ext4, where `$TMPDIR` usually is) emptying a file frees its
+/// blocks and writing allocates them again, which cost more of treedd's CPU than everything
+/// else in a run (170 against 90 microseconds a run on `/bin/true` than on tmpfs). Written
+/// over, a candidate no longer than the last one keeps the blocks it has. Not through a
+/// symbolic link put there since the check.
+fn overwrite(file: &Path, candidate: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut f = fs::OpenOptions::new()
+        .write(true)
+        .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32)
+        .open(file)?;
+    f.write_all(candidate)?;
+    f.set_len(candidate.len() as u64)
 }
 
 /// Write `candidate` as the new file `file`. Returns the file's mode.

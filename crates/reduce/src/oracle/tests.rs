@@ -254,14 +254,14 @@ fn exec_format_error_fails_to_start() {
 fn a_run_directory_is_reused_and_holds_only_the_candidate() {
     // Each run logs its directory, what it finds there and its candidate, then leaves files
     // and directories behind. The next run (same worker) gets the same directory back, with
-    // nothing but its own candidate in it (a shorter one than before: truncated, not
-    // overwritten).
+    // nothing but its own candidate in it, written over the last one in the same file (a
+    // shorter one than before: cut to its length, no tail of the longer one left).
     let t = tempfile::tempdir().unwrap();
     let log = t.path().join("log");
     let o = oracle(
         t.path(),
         &format!(
-            r#"echo "$(pwd) $(ls -A | tr '\n' ,) $(cat "$1")" >> {log}
+            r#"echo "$(pwd) $(stat -c %i "$1") $(ls -A | tr '\n' ,) $(cat "$1")" >> {log}
 mkdir -p sub/deeper && touch sub/deeper/x .hidden left"#,
             log = log.display()
         ),
@@ -272,9 +272,9 @@ mkdir -p sub/deeper && touch sub/deeper/x .hidden left"#,
     let log = fs::read_to_string(&log).unwrap();
     let lines: Vec<Vec<&str>> = log.lines().map(|l| l.split(' ').collect()).collect();
     assert_eq!(lines.len(), 3, "{log}");
-    assert!(lines.iter().all(|l| l[0] == lines[0][0]), "{log}");
-    assert!(lines.iter().all(|l| l[1] == "input.c,"), "{log}");
-    let candidates: Vec<String> = lines.iter().map(|l| l[2..].join(" ")).collect();
+    assert!(lines.iter().all(|l| l[..2] == lines[0][..2]), "{log}");
+    assert!(lines.iter().all(|l| l[2] == "input.c,"), "{log}");
+    let candidates: Vec<String> = lines.iter().map(|l| l[3..].join(" ")).collect();
     assert_eq!(candidates, ["first", "second one", "3"]);
     drop(o);
     assert!(is_empty_dir(&t.path().join("tmp")));
