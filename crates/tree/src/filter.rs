@@ -82,6 +82,11 @@ impl SyntaxFilter {
                 .ok()
                 .filter(|t| error_nodes(t) == 0);
         }
+        self.set_base(text, tree);
+    }
+
+    /// Candidates are now made from `text`, with `tree` its parse if it has no errors.
+    fn set_base(&self, text: &[u8], tree: Option<Tree>) {
         let base = tree.map(|tree| {
             Arc::new(Base {
                 lines: line_starts(text),
@@ -90,6 +95,14 @@ impl SyntaxFilter {
             })
         });
         *self.lock() = base;
+    }
+
+    /// [`SyntaxFilter::rebase`] with `parse`, the parse of `text` made with its tree
+    /// ([`crate::RTree::build_parsed`]): the text is not parsed again.
+    pub fn rebase_parsed(&self, text: &[u8], parse: crate::Parse) {
+        self.fresh.fetch_add(1, Ordering::Relaxed);
+        let tree = Some(parse.0).filter(|t| error_nodes(t) == 0);
+        self.set_base(text, tree);
     }
 
     /// Parses from scratch so far (the first of [`SyntaxFilter::rebase`] included).
@@ -244,6 +257,27 @@ mod tests {
         assert_eq!(filter.fresh_parses(), 2);
         assert!(filter.accepts(good.replacen("f3(", "g3(", 1).as_bytes()));
         assert_eq!(filter.fresh_parses(), 2);
+    }
+
+    #[test]
+    fn a_filter_starts_from_the_parse_its_tree_was_built_from() {
+        let text = b"int f(int x) { return x; }\nint g;\n";
+        let (tree, parse) = crate::RTree::build_parsed(Lang::C, text).unwrap();
+        assert_eq!(tree.unparse(), text);
+        let filter = SyntaxFilter::new(Lang::C, 0);
+        filter.rebase_parsed(text, parse);
+        // The tree's parse counts as the first parse from scratch; an edit of it is then
+        // parsed incrementally against it.
+        assert_eq!(filter.fresh_parses(), 1);
+        assert!(filter.accepts(b"int f(int x) { return x; }\n"));
+        assert_eq!((filter.fresh_parses(), filter.incremental_parses()), (1, 1));
+        assert!(!filter.accepts(b"int f(int x) { return x + ; }\nint g;\n"));
+        // A parse with errors is no base: every candidate is parsed from scratch.
+        let (_, parse) = crate::RTree::build_parsed(Lang::C, b"int x = ;").unwrap();
+        let filter = SyntaxFilter::new(Lang::C, 1);
+        filter.rebase_parsed(b"int x = ;", parse);
+        assert!(filter.accepts(b"int x = ;\nint y;"));
+        assert_eq!((filter.fresh_parses(), filter.incremental_parses()), (2, 0));
     }
 
     #[test]

@@ -35,4 +35,4 @@ pub use parse::count_errors;
 pub use pass_data::Bindings;
 pub use quality::{replacement_quality, Quality};
 pub use replace::{generate as generate_tables, GrammarSources};
-pub use rtree::{Edit, NodeId, RTree, TreeStats};
+pub use rtree::{Edit, NodeId, Parse, RTree, TreeStats};

@@ -105,9 +105,18 @@ pub struct RTree {
     raw_height: usize,
 }
 
+/// A parse of the text an [`RTree`] was built from (see [`RTree::build_parsed`]).
+pub struct Parse(pub(crate) tree_sitter::Tree);
+
 impl RTree {
     /// Parse `src` and build the squeezed, flattened tree. Never fails on bad input.
     pub fn build(lang: Lang, src: &[u8]) -> Result<RTree, Error> {
+        RTree::build_parsed(lang, src).map(|(tree, _)| tree)
+    }
+
+    /// [`RTree::build`], also giving back the parse of `src`, which the syntax filter can
+    /// start from ([`crate::SyntaxFilter::rebase_parsed`]) instead of parsing `src` again.
+    pub fn build_parsed(lang: Lang, src: &[u8]) -> Result<(RTree, Parse), Error> {
         let data = lang.data()?;
         if src.len() >= u32::MAX as usize {
             return Err(Error::TooLarge(src.len()));
@@ -120,7 +129,6 @@ impl RTree {
             Default::default()
         };
         let raw = Raw::new(data, &ts_tree, src);
-        drop(ts_tree);
         let mut tree = RTree {
             lang,
             data,
@@ -136,7 +144,7 @@ impl RTree {
         };
         tree.build_from(&raw);
         tree.name_identifiers(&callees);
-        Ok(tree)
+        Ok((tree, Parse(ts_tree)))
     }
 
     /// Second pass: final nodes, top-down with an explicit task stack.

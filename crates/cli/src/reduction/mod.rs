@@ -18,7 +18,7 @@ use treedd_reduce::{
     Base, CommandOracle, Confirm, DdminOptions, Filter, Hoisting, Judge, JudgeOptions,
     OnImprovement, Oracle, Outcome, RunToken, TextUnit, TreeConfig,
 };
-use treedd_tree::{RTree, SyntaxFilter};
+use treedd_tree::{Parse, RTree, SyntaxFilter};
 
 use self::summary::{describe_outcome, summary};
 use crate::exit::{self, Fatal};
@@ -131,9 +131,12 @@ impl Reduction {
         }
 
         // The tree (and its syntax errors) before anything is written.
-        let tree = match self.plan.unit {
-            Some(_) => None,
-            None => Some(self.build_tree()?),
+        let (tree, parse) = match self.plan.unit {
+            Some(_) => (None, None),
+            None => {
+                let (tree, parse) = self.build_tree()?;
+                (Some(tree), Some(parse))
+            }
         };
         let state = resume::State {
             timeout_seconds: self.oracle.timeout().map(|t| t.as_secs_f64()),
@@ -153,12 +156,13 @@ impl Reduction {
             .map_err(|e| self.output_error(e))?;
         let writer = Arc::new(writer);
         // The syntax filter parses candidates against the current best text's tree.
-        let syntax: Option<Arc<SyntaxFilter>> = match &tree {
-            Some(tree) if !self.args.no_syntax_filter => {
+        let syntax: Option<Arc<SyntaxFilter>> = match (&tree, parse) {
+            (Some(tree), Some(parse)) if !self.args.no_syntax_filter => {
                 // Resumed: as many errors as the original input had, as in the first run.
                 let allowed = tree.error_count().max(self.input_errors());
                 let filter = SyntaxFilter::new(self.plan.lang, allowed);
-                filter.rebase(&self.start);
+                // The tree's own parse of the start: not parsed again.
+                filter.rebase_parsed(&self.start, parse);
                 let filter = Arc::new(filter);
                 let _ = self.syntax.set(Arc::clone(&filter));
                 Some(filter)
@@ -300,14 +304,15 @@ impl Reduction {
         })
     }
 
-    fn build_tree(&self) -> anyhow::Result<RTree> {
-        let tree = RTree::build(self.plan.lang, &self.start).with_context(|| {
-            format!(
-                "cannot parse {} as {}",
-                self.args.input.display(),
-                self.plan.lang.name()
-            )
-        })?;
+    fn build_tree(&self) -> anyhow::Result<(RTree, Parse)> {
+        let (tree, parse) =
+            RTree::build_parsed(self.plan.lang, &self.start).with_context(|| {
+                format!(
+                    "cannot parse {} as {}",
+                    self.args.input.display(),
+                    self.plan.lang.name()
+                )
+            })?;
         if !self.resumed {
             let _ = self.input_errors.set(tree.error_count());
         }
@@ -319,7 +324,7 @@ impl Reduction {
                 tree.error_count()
             ));
         }
-        Ok(tree)
+        Ok((tree, parse))
     }
 
     /// ERROR and MISSING nodes in the input's parse: the start tree's count unless resumed
