@@ -115,11 +115,21 @@ impl SyntaxFilter {
         self.incremental.load(Ordering::Relaxed)
     }
 
-    /// `candidate` parsed against `base`'s tree.
+    /// `candidate` parsed against `base`'s tree; `None` (parse it from scratch) when the
+    /// edit removes more of the base than the candidate's whole length.
+    ///
+    /// Telling the base's tree about an edit visits every node in the removed range, so an
+    /// edit that removes most of a large text (a subset that keeps one part) costs more than
+    /// parsing the candidate from scratch: on the 793 KB Perses input clang-26760, the edits
+    /// were 12% of treedd's instructions and the incremental parses another 24%.
     fn reparse(&self, base: &Base, candidate: &[u8]) -> Option<Tree> {
+        let edit = edit_between(base, candidate);
+        if edit.old_end_byte - edit.start_byte > candidate.len() {
+            return None;
+        }
         self.incremental.fetch_add(1, Ordering::Relaxed);
         let mut old = base.tree.clone();
-        old.edit(&edit_between(base, candidate));
+        old.edit(&edit);
         parse_from(self.lang, candidate, Some(&old)).ok()
     }
 
@@ -278,6 +288,27 @@ mod tests {
         filter.rebase_parsed(b"int x = ;", parse);
         assert!(filter.accepts(b"int x = ;\nint y;"));
         assert_eq!((filter.fresh_parses(), filter.incremental_parses()), (2, 0));
+    }
+
+    #[test]
+    fn a_candidate_that_removes_most_of_the_text_is_parsed_from_scratch() {
+        let text: String = (0..200)
+            .map(|i| format!("int f{i}(int x) {{ return x + {i}; }}\n"))
+            .collect();
+        let filter = SyntaxFilter::new(Lang::C, 0);
+        filter.rebase(text.as_bytes());
+        let (fresh, incremental) = (filter.fresh_parses(), filter.incremental_parses());
+        // One function kept of 200: the edit removes far more than is left.
+        let kept = "int f7(int x) { return x + 7; }\n";
+        assert!(filter.accepts(kept.as_bytes()));
+        assert!(!filter.accepts(b"int f7(int x) { return x + ; }\n"));
+        assert_eq!(filter.fresh_parses(), fresh + 2);
+        assert_eq!(filter.incremental_parses(), incremental);
+        // Two fifths of it removed: still incremental.
+        let half = text.split_inclusive('\n').skip(80).collect::<String>();
+        assert!(filter.accepts(half.as_bytes()));
+        assert_eq!(filter.incremental_parses(), incremental + 1);
+        assert_eq!(filter.fresh_parses(), fresh + 2);
     }
 
     #[test]
