@@ -1,6 +1,6 @@
 //! Reduction algorithms of treedd: the ddmin family (split factor, complement orders,
 //! parallel stabilized loops, GreeDDy, DDMIN*), the hierarchical algorithms (HDD, HDDr,
-//! Coarse HDD/HDDr, hoisting, HDDH, fixed points), the SHA3-256 content cache, and the
+//! Coarse HDD/HDDr, hoisting, HDDH, fixed points), the content cache (BLAKE3-256 keys), and the
 //! oracle runner that executes the user's interestingness test.
 
 mod algorithm;
