@@ -130,29 +130,24 @@ pub fn peak_rss_self() -> Option<u64> {
 
 /// treedd's own CPU time so far (user + system, every thread), in seconds.
 pub fn cpu_self() -> Option<f64> {
-    // SAFETY: getrusage only writes into the zeroed struct we own.
-    let usage = unsafe {
-        let mut usage: libc::rusage = std::mem::zeroed();
-        if libc::getrusage(libc::RUSAGE_SELF, &mut usage) != 0 {
-            return None;
-        }
-        usage
-    };
+    let usage = rusage(libc::RUSAGE_SELF)?;
     let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
     Some(seconds(usage.ru_utime) + seconds(usage.ru_stime))
 }
 
 /// The largest peak resident set size of any waited-for child process.
 pub fn peak_rss_children() -> Option<u64> {
-    // SAFETY: getrusage only writes into the zeroed struct we own.
-    let usage = unsafe {
-        let mut usage: libc::rusage = std::mem::zeroed();
-        if libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) != 0 {
-            return None;
-        }
-        usage
-    };
+    let usage = rusage(libc::RUSAGE_CHILDREN)?;
     u64::try_from(usage.ru_maxrss).ok().map(|kb| kb * 1024)
+}
+
+/// `getrusage(who)`.
+fn rusage(who: libc::c_int) -> Option<libc::rusage> {
+    // SAFETY: getrusage only writes into the zeroed struct we own.
+    unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        (libc::getrusage(who, &mut usage) == 0).then_some(usage)
+    }
 }
 
 #[cfg(test)]
