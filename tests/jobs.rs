@@ -149,3 +149,34 @@ exit 1"#;
     assert!(s["wall_seconds"].as_f64().unwrap() < 30.0, "{s}");
     assert!(d.tmp_entries().is_empty(), "{:?}", d.tmp_entries());
 }
+
+/// Assumptions (issue 10): interesting runs take 0.2 s, failing ones a few milliseconds, so
+/// with two jobs a run that has lasted a while is taken as interesting before it answers and
+/// the reduction goes on. `--stats` counts these; the result is the one of `--jobs 1`.
+#[test]
+fn long_runs_are_assumed_interesting_and_the_result_stays() {
+    let oracle = "grep -q KEEP \"$1\" && grep -q MORE \"$1\" || exit 1\nsleep 0.2";
+    let mut input = String::new();
+    for i in 1..=40 {
+        input += &format!("line{i}\n");
+        match i {
+            7 => input += "KEEP\n",
+            33 => input += "MORE\n",
+            _ => {}
+        }
+    }
+    let d = Dir::text_case(&input, oracle);
+    let mut outputs = Vec::new();
+    for jobs in ["1", "2"] {
+        let stats = format!("s{jobs}.json");
+        d.reduce(&["--unit", "line", "--jobs", jobs, "--stats", &stats, "-q"])
+            .expect_code(0);
+        outputs.push(d.read_string("input.reduced.txt"));
+        let s = d.stats(&stats);
+        let assumed = s["assumed"].as_u64().unwrap();
+        assert_eq!(assumed > 0, jobs == "2", "{s}");
+        assert!(s["replays"].as_u64().unwrap() <= assumed, "{s}");
+    }
+    assert_eq!(outputs[0], "KEEP\nMORE\n");
+    assert_eq!(outputs[1], outputs[0]);
+}

@@ -71,6 +71,10 @@ pub struct StatsReport {
     pub killed: u64,
     /// Of those, runs killed to free a worker for a bet on success (see README, `--jobs`).
     pub preempted: u64,
+    /// Oracle runs taken as interesting before they answered (see README, `--jobs`), and of
+    /// those the ones that were not: each made treedd replay steps on the answers known.
+    pub assumed: u64,
+    pub replays: u64,
     /// Oracle run time added up over the wall time: how many workers were busy on average.
     pub mean_busy_workers: f64,
     /// Per round, the tree phase (`tree`) and each pass: oracle runs, accepted candidates,

@@ -420,71 +420,118 @@ fn portfolio(tree: &mut RTree, judge: &Judge, config: &TreeConfig) -> Vec<u8> {
     best
 }
 
+/// The state of [`rounds`] between two of its steps (see `Judge::steps`, which keeps it
+/// before each step so that a failed assumption can take the rounds back to it).
+#[derive(Clone)]
+struct RoundState {
+    /// The number of the current round in `--stats` (after the rounds of earlier strategies).
+    round: usize,
+    /// The current round of this strategy, from 0.
+    iteration: usize,
+    /// The next step of the round: 0 the tree phase, `k` the `k`-th pass.
+    step: usize,
+    /// The text at the start of the round, and now.
+    before: Vec<u8>,
+    current: Vec<u8>,
+    /// This round runs with the reference closure.
+    closure: bool,
+    /// The tree the first round starts from (the later ones build theirs from the text).
+    tree: Option<RTree>,
+}
+
 /// The rounds of [`reduce_tree`] to the joint fixed point; `round` numbers them (in
-/// `--stats`) after the rounds of earlier strategies.
+/// `--stats`) after the rounds of earlier strategies. Each round is a tree phase and then the
+/// passes, run as steps of [`Judge::steps`].
 fn rounds(tree: &mut RTree, judge: &Judge, config: &TreeConfig, round: &mut usize) -> Vec<u8> {
     let lang = tree.lang();
-    let mut current = tree.unparse();
-    let mut closure = config.closure && config.fixpoint;
     // The rounds without the closure (see `TreeConfig::closure`).
     let plain = TreeConfig {
         closure: false,
         alternatives: Vec::new(),
         ..config.clone()
     };
-    for iteration in 0..MAX_ROUNDS {
-        *round += 1;
-        let round = *round;
-        let before = current.clone();
-        if iteration > 0 {
-            match RTree::build(lang, &current) {
-                Ok(t) => *tree = t,
-                Err(_) => break,
-            }
-        }
-        let runs = judge.stats().oracle_runs;
-        let size = passes::chars(&current);
-        current = reduce(tree, judge, if closure { config } else { &plain });
-        judge.record(PassRecord {
-            round,
-            pass: "tree".to_string(),
-            oracle_runs: judge.stats().oracle_runs - runs,
-            accepted: u64::from(current != before),
-            chars_removed: size as i64 - passes::chars(&current) as i64,
-        });
-        let mut p = Passes::new(lang, judge, &config.ddmin, current);
-        for (k, &pass) in config.passes.iter().enumerate() {
-            if judge.is_cancelled() {
-                break;
-            }
+    // The first round's tree moves into the state (`tree` gets the last round's at the end).
+    let first = match RTree::build(lang, b"") {
+        Ok(empty) => std::mem::replace(tree, empty),
+        Err(_) => tree.clone(),
+    };
+    let start = RoundState {
+        round: *round,
+        iteration: 0,
+        step: 0,
+        before: Vec::new(),
+        current: first.unparse(),
+        closure: config.closure && config.fixpoint,
+        tree: Some(first),
+    };
+    let end = judge.steps(start, |st| {
+        if st.step == 0 {
+            st.round += 1;
+            st.before = st.current.clone();
+            let mut t = match st.tree.take() {
+                Some(t) => t,
+                None => match RTree::build(lang, &st.current) {
+                    Ok(t) => t,
+                    Err(_) => return true,
+                },
+            };
+            let runs = judge.stats().oracle_runs;
+            let size = passes::chars(&st.current);
+            st.current = reduce(&mut t, judge, if st.closure { config } else { &plain });
+            judge.record(PassRecord {
+                round: st.round,
+                pass: "tree".to_string(),
+                oracle_runs: judge.stats().oracle_runs - runs,
+                accepted: u64::from(st.current != st.before),
+                chars_removed: size as i64 - passes::chars(&st.current) as i64,
+            });
+        } else {
+            let k = st.step - 1;
+            let pass = config.passes[k];
+            let mut p = Passes::new(lang, judge, &config.ddmin, std::mem::take(&mut st.current));
             p.announce(&config.passes[k..]);
             let runs = judge.stats().oracle_runs;
             let size = passes::chars(&p.current);
             let accepted = p.run(pass);
             judge.record(PassRecord {
-                round,
+                round: st.round,
                 pass: pass.name().to_string(),
                 oracle_runs: judge.stats().oracle_runs - runs,
                 accepted,
                 chars_removed: size as i64 - passes::chars(&p.current) as i64,
             });
+            st.current = p.current;
         }
-        current = p.current;
-        if !config.fixpoint || judge.is_cancelled() {
-            break;
+        if judge.is_cancelled() {
+            return true;
         }
-        if current == before {
+        st.step += 1;
+        if st.step <= config.passes.len() {
+            return false;
+        }
+        // The end of a round.
+        st.step = 0;
+        st.iteration += 1;
+        if !config.fixpoint || st.iteration >= MAX_ROUNDS {
+            return true;
+        }
+        if st.current == st.before {
             // The closure may keep a sibling that only looks referred to (two locals of one
             // name): a round without it must find nothing either.
-            if closure {
-                closure = false;
-                continue;
+            if st.closure {
+                st.closure = false;
+                return false;
             }
-            break;
+            return true;
         }
-        closure = config.closure;
+        st.closure = config.closure;
+        false
+    });
+    *round = end.round;
+    if let Ok(t) = RTree::build(lang, &end.current) {
+        *tree = t;
     }
-    current
+    end.current
 }
 
 /// A safety net for the joint fixed point: every round shrinks the text or moves identifier

@@ -15,11 +15,11 @@
 //! workers and waits for its answer only while no earlier index has won. Once one has, the
 //! worker abandons the wait (its outcome is unknown, `None`) and the driver returns as soon
 //! as every index before the winner has answered. The lost run itself is killed with its
-//! process group (`Oracle::run_abortable`), as C-Vise kills the workers of candidates past
-//! the first interesting one, unless another test waits for the same answer; it is counted as
-//! `killed` and `discarded`. Before this, every improvement cost about one more oracle latency
-//! (the driver waited for the last bets), and later the lost runs went on to the end in the
-//! background, holding a core each.
+//! process group (`Oracle::run_abortable`) once another test wants its permit, as C-Vise
+//! kills the workers of candidates past the first interesting one; it is counted as `killed`
+//! and `discarded`. Until then it runs on: the next round often tests the same candidate
+//! (see `lookahead`). Before this, every improvement cost about one more oracle latency (the
+//! driver waited for the last bets).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
@@ -94,10 +94,18 @@ pub(crate) fn first_true(
 /// What the workers of [`first_true_watched`] share with the caller's thread.
 struct Progress {
     outcomes: Vec<Option<bool>>,
-    /// When each index was handed out, until it answered.
+    /// When the run of each index started, until it answered: when it was handed out, or
+    /// when the run it waits for started if the lookahead says so (a run started earlier
+    /// as a bet on success, or later once a permit came free).
     pending: Vec<Option<Instant>>,
     /// Workers still taking indices.
     active: usize,
+}
+
+/// [`Progress`] and its condition variable, shared with the bets (see `Bet::on_start`).
+struct Shared {
+    progress: Mutex<Progress>,
+    changed: Condvar,
 }
 
 /// [`first_true`] with a [`Watch`] on the earliest unanswered index (only when speculating).
@@ -110,14 +118,17 @@ pub(crate) fn first_true_watched(
 ) -> (Option<usize>, Vec<Option<bool>>) {
     let speculating = jobs > 1 && n > 1;
     let workers = if speculating { jobs.min(n) } else { 1 };
-    // Only a watch needs to know when each index was handed out.
+    // Only a watch needs to know when each index's run started.
     let watched = speculating && watch.is_some();
-    let progress = Mutex::new(Progress {
-        outcomes: vec![None; n],
-        pending: vec![None; n],
-        active: workers,
+    let shared = Arc::new(Shared {
+        progress: Mutex::new(Progress {
+            outcomes: vec![None; n],
+            pending: vec![None; n],
+            active: workers,
+        }),
+        changed: Condvar::new(),
     });
-    let changed = Condvar::new();
+    let (progress, changed) = (&shared.progress, &shared.changed);
     let next = AtomicUsize::new(0);
     let found = Arc::new(AtomicUsize::new(usize::MAX));
     let worker = || {
@@ -130,10 +141,22 @@ pub(crate) fn first_true_watched(
                 break;
             }
             if watched {
-                lock(&progress).pending[i] = Some(Instant::now());
+                lock(progress).pending[i] = Some(Instant::now());
             }
             let outcome = if speculating {
-                bet::enter(Bet::new(Arc::clone(&found), i));
+                let mut bet = Bet::new(Arc::clone(&found), i);
+                if watched {
+                    let shared = Arc::clone(&shared);
+                    bet = bet.on_start(Arc::new(move |since| {
+                        let mut p = lock(&shared.progress);
+                        if let Some(pending) = p.pending.get_mut(i).and_then(Option::as_mut) {
+                            *pending = since;
+                            drop(p);
+                            shared.changed.notify_all();
+                        }
+                    }));
+                }
+                bet::enter(bet);
                 let outcome = test(i);
                 if bet::leave() {
                     None
@@ -146,13 +169,13 @@ pub(crate) fn first_true_watched(
             if outcome == Some(true) {
                 found.fetch_min(i, Ordering::SeqCst);
             }
-            let mut p = lock(&progress);
+            let mut p = lock(progress);
             p.outcomes[i] = outcome;
             p.pending[i] = None;
             drop(p);
             changed.notify_all();
         }
-        lock(&progress).active -= 1;
+        lock(progress).active -= 1;
         changed.notify_all();
     };
     if !speculating {
@@ -164,15 +187,12 @@ pub(crate) fn first_true_watched(
                 scope.spawn(worker);
             }
             if let Some(watch) = watch {
-                watch_earliest(watch, &progress, &changed, &found);
+                watch_earliest(watch, progress, changed, &found);
             }
         });
     }
     let found = found.load(Ordering::SeqCst);
-    let outcomes = progress
-        .into_inner()
-        .unwrap_or_else(|e| e.into_inner())
-        .outcomes;
+    let outcomes = std::mem::take(&mut lock(progress).outcomes);
     ((found != usize::MAX).then_some(found), outcomes)
 }
 

@@ -40,7 +40,16 @@ pub struct Judge {
     cache: Option<Cache>,
     filter: Option<Filter>,
     on_improvement: Option<OnImprovement>,
+    /// Stop flag of the algorithms: set by [`Judge::cancel`], and by a misprediction until
+    /// the unit is replayed (see [`Judge::unit`]).
     cancelled: Arc<AtomicBool>,
+    /// [`Judge::cancel`] was called (final).
+    user_cancelled: AtomicBool,
+    /// The oracle's answers while a unit runs, and whether the unit is being replayed.
+    memo: Mutex<Option<HashMap<crate::cache::Key, bool>>>,
+    replaying: AtomicBool,
+    /// Numbers the steps of [`Judge::steps`] (the units of assumptions).
+    units: AtomicU64,
     counters: Counters,
     /// Length of `best` (usize::MAX while there is none), readable without the lock.
     best_len: AtomicUsize,
@@ -71,7 +80,20 @@ struct Counters {
     discarded: AtomicU64,
     killed: AtomicU64,
     preempted: AtomicU64,
+    assumed: AtomicU64,
+    replays: AtomicU64,
     busy_nanos: AtomicU64,
+}
+
+/// What [`Judge::steps`] keeps of the state before a step.
+struct Checkpoint<S> {
+    unit: u64,
+    state: S,
+    /// How many records the judge held, and what it knew of calls.
+    records: usize,
+    calls_refer: Option<bool>,
+    /// treedd's CPU seconds then (a replay from here costs about what was spent since).
+    cpu: f64,
 }
 
 /// See [`Judge::screen`].
@@ -101,6 +123,10 @@ impl Judge {
             filter: opts.filter,
             on_improvement: opts.on_improvement,
             cancelled: Arc::new(AtomicBool::new(false)),
+            user_cancelled: AtomicBool::new(false),
+            memo: Mutex::new(None),
+            replaying: AtomicBool::new(false),
+            units: AtomicU64::new(0),
             counters: Counters::default(),
             best_len: AtomicUsize::new(usize::MAX),
             best: Mutex::new(None),
@@ -130,8 +156,13 @@ impl Judge {
         if self.is_cancelled() {
             return false;
         }
-        bump(&self.counters.tests);
         let key = Cache::key(candidate);
+        if self.replaying.load(Ordering::SeqCst) {
+            if let Some(&answer) = lock(&self.memo).as_ref().and_then(|m| m.get(&key)) {
+                return answer;
+            }
+        }
+        bump(&self.counters.tests);
         match self.screen(candidate, &key) {
             Screen::Filtered => {
                 bump(&self.counters.syntax_filtered);
@@ -143,33 +174,35 @@ impl Judge {
         if self.is_cancelled() {
             return false;
         }
-        let lookahead = self.lookahead();
-        if let (Some(la), Some(bet)) = (&lookahead, crate::lookahead::bet::current_bet()) {
-            return match la.request(key, candidate, &|| bet.lost() || self.is_cancelled()) {
-                Answer::Known(interesting) => {
-                    if interesting {
-                        bet.won();
-                        la.notify();
-                    }
-                    interesting
+        if let Some(la) = self.lookahead() {
+            // The run goes to a lookahead worker, so that this thread may go on once it is
+            // probably interesting (see `Judge::unit`).
+            let bet = crate::lookahead::bet::current_bet();
+            let lost = || bet.as_ref().is_some_and(|b| b.lost()) || self.is_cancelled();
+            let started = |since| {
+                if let Some(b) = &bet {
+                    b.started(since);
                 }
+            };
+            let main = bet.is_none();
+            let interesting = match la.request(key, candidate, main, &lost, &started) {
+                Answer::Known(interesting) => interesting,
+                Answer::Assumed => true,
                 Answer::Lost => {
                     crate::lookahead::bet::abandon();
                     false
                 }
                 Answer::None => false,
             };
-        }
-        if let Some(la) = &lookahead {
-            if let Some(answer) = la.claim(key) {
-                return answer;
+            if interesting {
+                if let Some(b) = &bet {
+                    b.won();
+                    la.notify();
+                }
             }
+            return interesting;
         }
-        let answer = self.run_oracle(candidate, &key, None);
-        if let Some(la) = &lookahead {
-            la.finish(key, answer, false);
-        }
-        answer.unwrap_or(false)
+        self.run_oracle(candidate, &key, None).unwrap_or(false)
     }
 
     /// What happens to a candidate before the oracle: the cache, then the syntax filter.
@@ -219,6 +252,14 @@ impl Judge {
         };
         let nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
         self.counters.busy_nanos.fetch_add(nanos, Ordering::Relaxed);
+        let answer = match outcome {
+            Outcome::Interesting => Some(true),
+            Outcome::NotInteresting { .. } | Outcome::TimedOut => Some(false),
+            Outcome::Cancelled | Outcome::FailedToStart(_) => None,
+        };
+        if let (Some(answer), Some(memo)) = (answer, lock(&self.memo).as_mut()) {
+            memo.insert(*key, answer);
+        }
         let remember_pass = || {
             if let Some(cache) = &self.cache {
                 // Larger entries would be evicted at once (proposal 2).
@@ -272,7 +313,7 @@ impl Judge {
         if jobs <= 1 || self.lookahead().is_some() {
             return body();
         }
-        let la = Arc::new(Lookahead::new(jobs));
+        let la = Arc::new(Lookahead::with_stop(jobs, Arc::clone(&self.cancelled)));
         *lock(&self.lookahead) = Some(Arc::clone(&la));
         let out = std::thread::scope(|scope| {
             for _ in 0..jobs {
@@ -288,6 +329,9 @@ impl Judge {
         self.counters
             .preempted
             .fetch_add(la.preempted(), Ordering::Relaxed);
+        self.counters
+            .assumed
+            .fetch_add(la.assumptions(), Ordering::Relaxed);
         *lock(&self.lookahead) = None;
         out
     }
@@ -311,8 +355,77 @@ impl Judge {
             } else {
                 None
             };
+            // An assumption that fails raises the stop flag (see `Judge::unit`).
             la.finish(key, answer, true);
         }
+    }
+
+    /// Run the steps of an algorithm, `step(&mut state)` until it returns true (done), with
+    /// *assumptions* (issue 10): with a lookahead, the algorithm may go on as if a run it
+    /// waits for were interesting once that run has lasted long enough to be very probably
+    /// so (see `lookahead`), and later steps may start before an assumption of an earlier
+    /// one is confirmed. The state before each step is kept (a *checkpoint*) while an
+    /// assumption made in that step or a later one is still under way. An assumption that
+    /// fails stops the algorithm (like a cancel), and the steps run again from the
+    /// checkpoint of the step that made it, with the oracle's answers known so far given back
+    /// without runs: every decision is then taken on oracle answers alone, as with one job,
+    /// so the result does not depend on `--jobs`. The end is reached once every assumption
+    /// is confirmed. Nested calls are steps of the outer one.
+    pub(crate) fn steps<S: Clone>(&self, mut state: S, mut step: impl FnMut(&mut S) -> bool) -> S {
+        let nested = lock(&self.memo).is_some();
+        let la = self.lookahead().filter(|_| !nested);
+        let Some(la) = la else {
+            while !step(&mut state) {}
+            return state;
+        };
+        *lock(&self.memo) = Some(HashMap::new());
+        let mut saved: Vec<Checkpoint<S>> = Vec::new();
+        loop {
+            // Only the checkpoints an assumption under way may take us back to are kept.
+            let oldest = la.oldest_outstanding();
+            saved.retain(|c| oldest.is_some_and(|o| c.unit >= o));
+            let unit = self.units.fetch_add(1, Ordering::SeqCst);
+            saved.push(Checkpoint {
+                unit,
+                state: state.clone(),
+                records: lock(&self.records).len(),
+                calls_refer: self.calls_refer(),
+                cpu: crate::cpu_seconds(),
+            });
+            la.set_unit(Some((unit, saved[0].cpu)));
+            let done = step(&mut state);
+            let failed = if done { la.settle() } else { la.take_failed() };
+            if self.user_cancelled.load(Ordering::SeqCst) {
+                self.cancelled.store(true, Ordering::SeqCst);
+                // Back to a state no assumption under way (or failed) stands behind.
+                let back = match (failed, la.oldest_outstanding()) {
+                    (Some(f), Some(o)) => Some(f.min(o)),
+                    (f, o) => f.or(o),
+                };
+                if let Some(c) = back.and_then(|u| saved.iter().find(|c| c.unit >= u)) {
+                    state = c.state.clone();
+                }
+                break;
+            }
+            match failed {
+                Some(failed) => {
+                    let k = saved.iter().position(|c| c.unit >= failed).unwrap_or(0);
+                    let c = &saved[k];
+                    state = c.state.clone();
+                    lock(&self.records).truncate(c.records);
+                    *lock(&self.calls_refer) = c.calls_refer;
+                    saved.truncate(k);
+                    self.replaying.store(true, Ordering::SeqCst);
+                    self.counters.replays.fetch_add(1, Ordering::Relaxed);
+                }
+                None if done => break,
+                None => {}
+            }
+        }
+        la.set_unit(None);
+        self.replaying.store(false, Ordering::SeqCst);
+        *lock(&self.memo) = None;
+        state
     }
 
     /// The cache knows `candidate` is not interesting (announcing it would waste a place).
@@ -365,6 +478,7 @@ impl Judge {
 
     /// Kill running oracle tests; every later `test` returns false without running anything.
     pub fn cancel(&self) {
+        self.user_cancelled.store(true, Ordering::SeqCst);
         self.cancelled.store(true, Ordering::SeqCst);
         self.oracle.cancel();
     }
@@ -412,6 +526,8 @@ impl Judge {
             discarded: get(&c.discarded),
             killed: get(&c.killed),
             preempted: get(&c.preempted),
+            assumed: get(&c.assumed),
+            replays: get(&c.replays),
             busy_seconds: get(&c.busy_nanos) as f64 / 1e9,
         }
     }

@@ -2,52 +2,76 @@
 //! will test next if everything pending fails (HDDr: the first candidates of the next nodes
 //! in its work list), and idle workers test them ahead of time. When the algorithm gets
 //! there, its own test finds the answer ready (or waits for the run in flight) instead of
-//! starting the oracle. The algorithm itself stays sequential and decides only on oracle
-//! answers, which are the same whether they come early or late, so the result does not
-//! depend on `--jobs`; a speculative run the algorithm never asks for (its bet was lost
-//! because an earlier candidate was interesting) is counted as discarded.
+//! starting the oracle. The algorithm decides only on oracle answers, which are the same
+//! whether they come early or late, so the result does not depend on `--jobs`; a speculative
+//! run the algorithm never asks for (its bet was lost because an earlier candidate was
+//! interesting) is counted as discarded.
 //!
-//! Oracle runs are bounded by `jobs` permits in all: the algorithm's own tests take a permit
-//! first, speculative runs only take one that nobody on the main line is waiting for.
+//! Every oracle run goes through the lookahead's `jobs` workers, so oracle runs are bounded
+//! by `jobs` permits in all. A test asks for its run with [`Lookahead::request`]; the
+//! algorithm's own tests are served first, then the runs of bets on success, then the
+//! driver's bets, then announced candidates.
 //!
-//! **Bets on success** ([`Lookahead::announce_if`]). Betting that every pending candidate
-//! fails (C-Vise's bet) cannot shorten a chain of interesting candidates: each one must answer
-//! before the next is known. But an interesting run often takes longer than a failing one (a
-//! compiler's crash comes late, a syntax error early; a grep that fails ends the run at once).
-//! The lookahead keeps the durations of recent runs by answer and derives [`Lookahead::
-//! win_after`]: how long a run must have lasted before it is more likely interesting than not.
-//! A *branch* is what the algorithm tests next if a given pending candidate is interesting;
-//! once that candidate's run has lasted that long, idle workers test the branch first. If the
-//! candidate fails after all, the branch is dropped and its runs are killed. Where durations
-//! do not tell answers apart (a sleep oracle), there is no such time and nothing changes.
+//! **Lost bets run on.** A run whose bet was lost is not killed at once: the next step of
+//! the algorithm often tests the very same candidate (ddmin's next round), and then it finds
+//! the run under way. It is killed once another test wants its permit (`make_room`), and at
+//! the end. A run some test waits for is never killed to make room (`State::wanted`).
+//!
+//! **Assumptions** (see `Judge::steps`). Betting that every pending candidate fails (C-Vise's
+//! bet) cannot shorten a chain of interesting candidates: each one must answer before the
+//! next is known. But an interesting run often takes longer than a failing one (a compiler's
+//! crash comes late, a syntax error early; a grep that fails ends the run at once). The
+//! lookahead keeps the durations of recent runs by answer. Once a run the algorithm waits
+//! for has lasted so long that, among the recent runs that lasted as long, at least
+//! [`ASSUME_SHARE`] were interesting ([`ASSUME_MARGIN`] times that time), the test answers
+//! [`Answer::Assumed`]: the algorithm goes on as if the run were interesting, in the unit
+//! (step) it is in, and its next tests use the free permits. The assumed run is never killed;
+//! if it answers anything but "interesting", the algorithm's stop flag is raised and the step
+//! that made the assumption is replayed ([`Lookahead::take_failed`]). Assumptions are made
+//! only while a replay would cost little ([`REPLAY_FACTOR`]). This is branch prediction with
+//! rollback, as in processors; the rollback is a deterministic replay from a checkpoint.
+//!
+//! **Bets on success** ([`Lookahead::announce_if`]): a weaker bet, for the time before a run
+//! is likely enough to be assumed. The lookahead derives [`Lookahead::win_after`]: how long a
+//! run must have lasted before it is more likely interesting than not. A *branch* is what the
+//! algorithm tests next if a given pending candidate is interesting; once that candidate's
+//! run has lasted that long, idle workers test the branch. If the candidate fails after all,
+//! the branch is dropped and its runs are killed. Where durations do not tell answers apart
+//! (a sleep oracle), there is no such time and neither bets on success nor assumptions are
+//! made.
 //!
 //! **Preemption.** When a branch falls due and every permit is taken, the workers are mostly
 //! on bets that the branch's condition *fails* (the later candidates of the same round), which
 //! are lost if it wins, as it probably does. The latest started of those runs is killed to free
 //! its permit for the branch, and a test waiting for its answer puts it back in the queue, so it
 //! is run again if it is still needed (the condition failed after all) and every answer the
-//! algorithm uses is still an oracle's. Without this, on the JRTS oracles (interesting runs
-//! 56 ms, failing ones 5 ms) the second worker was mostly busy with a lost bet while the
-//! condition ran, and the branch waited for it.
+//! algorithm uses is still an oracle's.
 
-use std::collections::{HashMap, HashSet, VecDeque};
-use std::sync::{Condvar, Mutex, MutexGuard};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use crate::cache::Key;
 use crate::RunToken;
+use durations::Durations;
+
+mod durations;
 
 #[derive(Clone, Debug)]
 enum Slot {
     /// Running; `speculative` runs were started by a lookahead worker and can be aborted
-    /// through `token` once none of the `waiters` (tests waiting for this answer) is left.
+    /// through `token` while no test wants the answer (see `State::wanted`).
     Running {
         speculative: bool,
         token: RunToken,
-        waiters: usize,
         since: Instant,
         /// For a run of a branch: the candidate whose success the branch bets on.
         condition: Option<Key>,
+        /// The algorithm went on as if this run were interesting, in this unit (see
+        /// *Assumptions*): it is never killed, and an answer other than "interesting" is a
+        /// misprediction.
+        assumed: Option<u64>,
     },
     Done {
         interesting: bool,
@@ -61,16 +85,27 @@ struct State {
     /// Bets on success: (condition, what is tested next if the condition is interesting).
     branches: Vec<(Key, VecDeque<Vec<u8>>)>,
     durations: Durations,
-    /// Runs the speculative driver asked for (see [`Lookahead::request`]): before `queue`.
-    requests: VecDeque<(Key, Vec<u8>)>,
+    /// Runs asked for by tests (see [`Lookahead::request`]): before `queue`, and the
+    /// algorithm's own (`true`, not a bet of the driver) before everything.
+    requests: VecDeque<(Key, Vec<u8>, bool)>,
     slots: HashMap<Key, Slot>,
+    /// How many tests wait for the answer of each key ([`Lookahead::request`]); a
+    /// speculative run whose key nobody wants may be killed to free its permit.
+    wanted: HashMap<Key, usize>,
     /// Runs killed by [`preempt`]: a test waiting for one of them queues it again.
     preempted: HashSet<Key>,
     /// How many runs [`preempt`] killed.
     preemptions: u64,
     free: usize,
-    main_waiting: usize,
     stopped: bool,
+    /// Assumed runs still under way, by unit.
+    outstanding: BTreeMap<u64, usize>,
+    /// The earliest unit with an assumption that failed, since [`Lookahead::take_failed`].
+    failed: Option<u64>,
+    /// The current unit and treedd's CPU seconds when the oldest checkpoint a misprediction
+    /// could take the algorithm back to was made; `None`: no assumptions.
+    unit: Option<(u64, f64)>,
+    assumptions: u64,
 }
 
 /// What [`Lookahead::request`] got.
@@ -78,6 +113,9 @@ struct State {
 pub(crate) enum Answer {
     /// The oracle's answer.
     Known(bool),
+    /// Not known yet, but the run has lasted long enough to be taken as interesting (see
+    /// *Assumptions*).
+    Assumed,
     /// An earlier bet won first: nobody waits for this answer any more.
     Lost,
     /// The run was cancelled or could not start.
@@ -87,6 +125,8 @@ pub(crate) enum Answer {
 pub(crate) struct Lookahead {
     state: Mutex<State>,
     changed: Condvar,
+    /// The algorithm's stop flag, raised (under the state's lock) by a misprediction.
+    stop: Arc<AtomicBool>,
 }
 
 fn lock(m: &Mutex<State>) -> MutexGuard<'_, State> {
@@ -99,59 +139,14 @@ const QUEUE_LIMIT: usize = 256;
 /// How many branches are kept at most (the oldest is dropped first).
 const BRANCH_LIMIT: usize = 4;
 
-/// How many recent run durations are kept per answer.
-const DURATION_WINDOW: usize = 256;
-
-/// How many runs of each answer must have been seen before durations are trusted.
-const DURATION_MIN: usize = 3;
-
-/// Recent durations of runs that answered, by answer.
-#[derive(Default)]
-struct Durations {
-    interesting: VecDeque<Duration>,
-    failing: VecDeque<Duration>,
-}
-
-impl Durations {
-    fn add(&mut self, took: Duration, interesting: bool) {
-        let list = if interesting {
-            &mut self.interesting
-        } else {
-            &mut self.failing
-        };
-        if list.len() == DURATION_WINDOW {
-            list.pop_front();
-        }
-        list.push_back(took);
-    }
-
-    /// The shortest time `t` such that, among the recent runs that lasted longer than `t`,
-    /// more were interesting than not: a run still going after `t` is more likely
-    /// interesting than not. `None` until both answers were seen [`DURATION_MIN`] times, or
-    /// when no such time exists (durations do not tell the answers apart).
-    fn win_after(&self) -> Option<Duration> {
-        if self.interesting.len() < DURATION_MIN || self.failing.len() < DURATION_MIN {
-            return None;
-        }
-        let mut interesting: Vec<Duration> = self.interesting.iter().copied().collect();
-        let mut failing: Vec<Duration> = self.failing.iter().copied().collect();
-        interesting.sort_unstable();
-        failing.sort_unstable();
-        // Only the observed durations (and 0) can be the shortest such time.
-        std::iter::once(Duration::ZERO)
-            .chain(failing.iter().copied())
-            .chain(interesting.iter().copied())
-            .filter(|&t| {
-                let longer_i = interesting.len() - interesting.partition_point(|&d| d <= t);
-                let longer_f = failing.len() - failing.partition_point(|&d| d <= t);
-                longer_i >= DURATION_MIN && longer_i > longer_f
-            })
-            .min()
-    }
-}
-
 impl Lookahead {
+    #[cfg(test)]
     pub fn new(jobs: usize) -> Lookahead {
+        Lookahead::with_stop(jobs, Arc::new(AtomicBool::new(false)))
+    }
+
+    /// A lookahead that raises `stop` when an assumption fails (see *Assumptions*).
+    pub fn with_stop(jobs: usize, stop: Arc<AtomicBool>) -> Lookahead {
         Lookahead {
             state: Mutex::new(State {
                 queue: VecDeque::new(),
@@ -159,13 +154,18 @@ impl Lookahead {
                 durations: Durations::default(),
                 requests: VecDeque::new(),
                 slots: HashMap::new(),
+                wanted: HashMap::new(),
                 preempted: HashSet::new(),
                 preemptions: 0,
                 free: jobs.max(1),
-                main_waiting: 0,
                 stopped: false,
+                outstanding: BTreeMap::new(),
+                failed: None,
+                unit: None,
+                assumptions: 0,
             }),
             changed: Condvar::new(),
+            stop,
         }
     }
 
@@ -196,7 +196,7 @@ impl Lookahead {
         let worth = !queue.is_empty();
         s.branches.push((condition, queue));
         self.changed.notify_all();
-        while worth && !s.stopped && s.free == 0 && s.main_waiting == 0 {
+        while worth && !s.stopped && s.free == 0 && !s.requests.iter().any(|r| r.2) {
             let Some(after) = s.durations.win_after() else {
                 break;
             };
@@ -221,70 +221,34 @@ impl Lookahead {
         lock(&self.state).durations.win_after()
     }
 
-    /// The main line wants to test `key`: `Some(answer)` if a run of it finished or is in
-    /// flight (waited for); `None` after taking a permit and marking `key` as running (the
-    /// caller runs it and calls [`Lookahead::finish`]).
-    pub fn claim(&self, key: Key) -> Option<bool> {
-        let mut s = lock(&self.state);
-        let mut waiting = None;
-        loop {
-            let stopped = s.stopped;
-            match s.slots.get_mut(&key) {
-                // Only a speculative answer is handed out, once: repeats of the main line's
-                // own tests are the cache's business (and `--no-cache` means no cache).
-                Some(Slot::Done {
-                    interesting,
-                    speculative: true,
-                    used: used @ false,
-                }) => {
-                    *used = true;
-                    return Some(*interesting);
-                }
-                Some(Slot::Running { token, waiters, .. }) if !stopped => {
-                    join(&mut waiting, token, waiters);
-                    s = self.changed.wait(s).unwrap_or_else(|e| e.into_inner());
-                }
-                _ => break,
-            }
-        }
-        leave(&mut s, &key, &waiting);
-        s.main_waiting += 1;
-        while s.free == 0 && !s.stopped {
-            s = self.changed.wait(s).unwrap_or_else(|e| e.into_inner());
-        }
-        s.main_waiting -= 1;
-        s.free = s.free.saturating_sub(1);
-        s.slots.insert(
-            key,
-            Slot::Running {
-                speculative: false,
-                token: RunToken::new(),
-                waiters: 0,
-                since: Instant::now(),
-                condition: None,
-            },
-        );
-        None
-    }
-
-    /// A bet of the speculative driver (`driver::current_bet`) wants `key` tested: a worker
-    /// runs it (before any announced candidate) and this waits for the answer, or for a run
-    /// of it already in flight, unless `lost()` becomes true first (see [`Answer`]).
+    /// A test wants `key` tested: the algorithm's own (`main`) or a bet of the speculative
+    /// driver (`driver::current_bet`). A worker runs it (before any announced candidate) and
+    /// this waits for the answer, or for a run of it already in flight, until `lost()`
+    /// becomes true, or the run has lasted long enough to be assumed interesting (see
+    /// [`Answer`]). A run whose bet was lost goes on until its permit is wanted (see the
+    /// module docs); a run killed to make room is queued again while a test waits for it.
     ///
-    /// A lost bet aborts the run it waited for (its process group is killed), unless some
-    /// other test still waits for that answer: C-Vise kills its lost bets too. Before this,
-    /// lost runs went on to the end, holding a core and a permit.
-    pub fn request(&self, key: Key, candidate: &[u8], lost: &dyn Fn() -> bool) -> Answer {
+    /// `started` is told when the run it waits for started (once per run it joins).
+    pub fn request(
+        &self,
+        key: Key,
+        candidate: &[u8],
+        main: bool,
+        lost: &dyn Fn() -> bool,
+        started: &dyn Fn(Instant),
+    ) -> Answer {
         let mut s = lock(&self.state);
+        *s.wanted.entry(key).or_default() += 1;
         let mut queued = false;
-        let mut waiting = None;
-        loop {
+        // The run whose start `started` was told of.
+        let mut seen: Option<RunToken> = None;
+        let answer = loop {
             if s.stopped {
-                leave(&mut s, &key, &waiting);
-                return Answer::None;
+                break Answer::None;
             }
-            let in_requests = queued && s.requests.iter().any(|(k, _)| *k == key);
-            // Killed to free a permit for a bet on success (see `preempt`): queue it again.
+            let sure_after = assume_after(&s);
+            let mut timeout = Duration::from_millis(20);
+            let in_requests = s.requests.iter().any(|r| r.0 == key);
             let requeue =
                 queued && !in_requests && !s.slots.contains_key(&key) && s.preempted.remove(&key);
             match s.slots.get_mut(&key) {
@@ -294,38 +258,70 @@ impl Lookahead {
                     used: used @ false,
                 }) => {
                     *used = true;
-                    return Answer::Known(*interesting);
+                    break Answer::Known(*interesting);
                 }
-                // An answer someone else used: run again, as `claim` would.
+                // An answer someone else used: run again (repeats of the algorithm's own
+                // tests are the cache's business, and `--no-cache` means no cache).
                 Some(Slot::Done { .. }) => {
                     s.slots.remove(&key);
                     continue;
                 }
-                Some(Slot::Running { token, waiters, .. }) => join(&mut waiting, token, waiters),
-                None if !queued => {
-                    s.requests.push_back((key, candidate.to_vec()));
+                Some(Slot::Running {
+                    token,
+                    since,
+                    assumed,
+                    ..
+                }) => {
+                    if !seen.as_ref().is_some_and(|t| t.same(token)) {
+                        seen = Some(token.clone());
+                        started(*since);
+                    }
+                    if assumed.is_some() {
+                        break Answer::Assumed;
+                    }
+                    if let Some((after, unit)) = sure_after {
+                        let elapsed = since.elapsed();
+                        if elapsed >= after {
+                            *assumed = Some(unit);
+                            *s.outstanding.entry(unit).or_default() += 1;
+                            s.assumptions += 1;
+                            break Answer::Assumed;
+                        }
+                        timeout = timeout.min(after - elapsed + Duration::from_micros(200));
+                    }
+                }
+                None if in_requests => {}
+                // Killed to free a permit (see `preempt` and `make_room`): queue it again.
+                None if !queued || requeue => {
+                    s.requests.push_back((key, candidate.to_vec(), main));
                     queued = true;
                     self.changed.notify_all();
-                }
-                None if requeue => {
-                    s.requests.push_back((key, candidate.to_vec()));
-                    self.changed.notify_all();
+                    continue;
                 }
                 // Run and ended without an answer (cancelled, or failed to start).
-                None if !in_requests => return Answer::None,
-                None => {}
+                None => break Answer::None,
             }
             if lost() {
-                s.requests.retain(|(k, _)| *k != key);
-                if let Some(token) = leave(&mut s, &key, &waiting) {
-                    token.abort();
-                }
-                return Answer::Lost;
+                // The run goes on while its permit is not needed: the next step of the
+                // algorithm often tests the same candidate (see `make_room`).
+                break Answer::Lost;
+            }
+            if in_requests {
+                make_room(&mut s);
             }
             // `lost` turns true without a notification when the winner was known without
             // a run (ddmin's memo): look again now and then.
-            s = self.wait(s, Duration::from_millis(20));
+            s = self.wait(s, timeout);
+        };
+        let wanted = s.wanted.get_mut(&key).map(|n| {
+            *n -= 1;
+            *n
+        });
+        if wanted == Some(0) {
+            s.wanted.remove(&key);
+            s.requests.retain(|r| r.0 != key);
         }
+        answer
     }
 
     /// Wait for a change of the state, at most `timeout`.
@@ -342,9 +338,28 @@ impl Lookahead {
     }
 
     /// A run of `key` ended (`None`: cancelled or failed, not an answer); its permit is free.
-    pub fn finish(&self, key: Key, interesting: Option<bool>, speculative: bool) {
+    /// True if the run was assumed interesting and was not (a misprediction: the unit must
+    /// be replayed, see *Assumptions*).
+    pub fn finish(&self, key: Key, interesting: Option<bool>, speculative: bool) -> bool {
         let mut s = lock(&self.state);
         s.free += 1;
+        let assumed = match s.slots.get(&key) {
+            Some(Slot::Running { assumed, .. }) => *assumed,
+            _ => None,
+        };
+        let mispredicted = assumed.is_some() && interesting != Some(true);
+        if let Some(unit) = assumed {
+            if let Some(n) = s.outstanding.get_mut(&unit) {
+                *n -= 1;
+                if *n == 0 {
+                    s.outstanding.remove(&unit);
+                }
+            }
+            if mispredicted {
+                s.failed = Some(s.failed.map_or(unit, |f| f.min(unit)));
+                self.stop.store(true, std::sync::atomic::Ordering::SeqCst);
+            }
+        }
         if let (Some(interesting), Some(Slot::Running { since, .. })) =
             (interesting, s.slots.get(&key))
         {
@@ -362,7 +377,7 @@ impl Lookahead {
                     Slot::Done {
                         interesting,
                         speculative,
-                        used: !speculative,
+                        used: !speculative || assumed.is_some(),
                     },
                 );
             }
@@ -372,6 +387,38 @@ impl Lookahead {
         }
         drop(s);
         self.changed.notify_all();
+        mispredicted
+    }
+
+    /// The algorithm is in `unit` now (`None`: no assumptions may be made), and replaying
+    /// from the oldest checkpoint it may go back to would cost treedd's CPU since `cpu`.
+    pub fn set_unit(&self, unit: Option<(u64, f64)>) {
+        lock(&self.state).unit = unit;
+    }
+
+    /// The earliest unit with an assumption that failed since the last call, if any; the
+    /// stop flag is lowered with it (the caller raises it again if the user cancelled).
+    pub fn take_failed(&self) -> Option<u64> {
+        take_failed(&mut lock(&self.state), &self.stop)
+    }
+
+    /// [`Lookahead::take_failed`] once no assumed run is under way or one has failed.
+    pub fn settle(&self) -> Option<u64> {
+        let mut s = lock(&self.state);
+        while s.failed.is_none() && !s.outstanding.is_empty() && !s.stopped {
+            s = self.wait(s, Duration::from_millis(50));
+        }
+        take_failed(&mut s, &self.stop)
+    }
+
+    /// The earliest unit with an assumed run still under way.
+    pub fn oldest_outstanding(&self) -> Option<u64> {
+        lock(&self.state).outstanding.keys().next().copied()
+    }
+
+    /// How many runs were assumed interesting before they answered.
+    pub fn assumptions(&self) -> u64 {
+        lock(&self.state).assumptions
     }
 
     /// For a worker: the next requested or announced candidate not run yet, with a permit
@@ -383,17 +430,27 @@ impl Lookahead {
                 return None;
             }
             let mut timeout = Duration::from_millis(50);
-            if s.free > 0 && s.main_waiting == 0 {
-                if let Some((condition, key, candidate)) =
-                    branch_candidate(&mut s, &key_of, &mut timeout)
-                {
-                    return Some(start(&mut s, key, candidate, false, Some(condition)));
-                }
-                while let Some((key, candidate)) = s.requests.pop_front() {
-                    if s.slots.contains_key(&key) {
-                        continue;
+            if s.free > 0 {
+                // The algorithm's own tests, bets on success, bets of the driver.
+                for main in [true, false] {
+                    while let Some(at) = s.requests.iter().position(|r| !main || r.2) {
+                        let Some((key, candidate, _)) = s.requests.remove(at) else {
+                            break;
+                        };
+                        if s.slots.contains_key(&key) {
+                            continue;
+                        }
+                        // The test waiting for it learns when its run started.
+                        self.changed.notify_all();
+                        return Some(start(&mut s, key, candidate, true, None));
                     }
-                    return Some(start(&mut s, key, candidate, true, None));
+                    if main {
+                        if let Some((condition, key, candidate)) =
+                            branch_candidate(&mut s, &key_of, &mut timeout)
+                        {
+                            return Some(start(&mut s, key, candidate, false, Some(condition)));
+                        }
+                    }
                 }
                 while let Some(candidate) = s.queue.pop_front() {
                     let key = key_of(&candidate);
@@ -411,6 +468,17 @@ impl Lookahead {
     pub fn stop(&self) {
         let mut s = lock(&self.state);
         s.stopped = true;
+        // Lost bets still under way: nobody will want their answers.
+        for slot in s.slots.values() {
+            if let Slot::Running {
+                speculative: true,
+                token,
+                ..
+            } = slot
+            {
+                token.abort();
+            }
+        }
         s.queue.clear();
         s.branches.clear();
         s.requests.clear();
@@ -443,6 +511,83 @@ impl Lookahead {
     }
 }
 
+fn take_failed(s: &mut State, stop: &AtomicBool) -> Option<u64> {
+    let failed = s.failed.take();
+    if failed.is_some() {
+        stop.store(false, std::sync::atomic::Ordering::SeqCst);
+    }
+    failed
+}
+
+/// A requested run waits for a permit: if none is free, kill the latest started run nobody
+/// waits for (a lost bet, an announced candidate), unless a killed run is ending already.
+fn make_room(s: &mut State) {
+    if s.free > 0 || s.requests.is_empty() {
+        return;
+    }
+    let wanted = std::mem::take(&mut s.wanted);
+    kill_latest(s, |key, _, _| !wanted.contains_key(key));
+    s.wanted = wanted;
+}
+
+/// Kill the latest started speculative run that is not assumed and for which `eligible(key,
+/// since, condition)` holds, to free its permit, unless a killed run is ending already (its
+/// permit is about to come free). A test waiting for it queues it again
+/// ([`Lookahead::request`]). True if one was killed.
+fn kill_latest(s: &mut State, eligible: impl Fn(&Key, Instant, Option<Key>) -> bool) -> bool {
+    let dying = |slot: &Slot| matches!(slot, Slot::Running { token, .. } if token.is_aborted());
+    if s.slots.values().any(dying) {
+        return false;
+    }
+    let victim = s
+        .slots
+        .iter()
+        .filter_map(|(key, slot)| match slot {
+            Slot::Running {
+                speculative: true,
+                assumed: None,
+                since,
+                token,
+                condition,
+            } if eligible(key, *since, *condition) => Some((*since, *key, token)),
+            _ => None,
+        })
+        .max_by_key(|&(since, _, _)| since);
+    let Some((_, key, token)) = victim else {
+        return false;
+    };
+    token.abort();
+    s.preempted.insert(key);
+    true
+}
+
+/// How long a run must have lasted before the algorithm may go on as if it were interesting
+/// (see *Assumptions*): inside a unit, once durations tell the answers apart with
+/// [`ASSUME_SHARE`], and while replaying the unit would cost less than [`REPLAY_FACTOR`]
+/// interesting runs.
+fn assume_after(s: &State) -> Option<(Duration, u64)> {
+    let (unit, unit_cpu) = s.unit?;
+    let after = s
+        .durations
+        .after_share(ASSUME_SHARE)?
+        .mul_f64(ASSUME_MARGIN);
+    let typical = s.durations.median_interesting()?;
+    let replay = (crate::cpu_seconds() - unit_cpu).max(0.0);
+    (replay < REPLAY_FACTOR * typical.as_secs_f64()).then_some((after, unit))
+}
+
+/// Among the recent runs that lasted longer than the assumption time, at least this share
+/// was interesting.
+const ASSUME_SHARE: f64 = 0.9;
+
+/// The assumption time is this many times the time found with [`ASSUME_SHARE`]: the tail of
+/// the failing runs' durations is seen in few runs.
+const ASSUME_MARGIN: f64 = 1.5;
+
+/// Assumptions are made while replaying the unit (treedd's CPU since it started) would cost
+/// less than this many typical interesting runs: about the odds of a misprediction.
+const REPLAY_FACTOR: f64 = 9.0;
+
 /// Take a permit and mark `key` as running speculatively, for [`Lookahead::next`].
 fn start(
     s: &mut State,
@@ -458,9 +603,9 @@ fn start(
         Slot::Running {
             speculative: true,
             token: token.clone(),
-            waiters: 0,
             since: Instant::now(),
             condition,
+            assumed: None,
         },
     );
     (key, candidate, requested, token)
@@ -506,28 +651,9 @@ fn branch_candidate(
 /// run of a branch), to free its permit for the branch. A test waiting for it runs it again
 /// ([`Lookahead::request`]).
 fn preempt(s: &mut State, condition_since: Instant) {
-    let dying = |slot: &Slot| matches!(slot, Slot::Running { token, .. } if token.is_aborted());
-    if s.slots.values().any(dying) {
-        // A killed run is ending: its permit is about to come free.
-        return;
-    }
-    let victim = s
-        .slots
-        .iter()
-        .filter_map(|(key, slot)| match slot {
-            Slot::Running {
-                speculative: true,
-                condition: None,
-                since,
-                token,
-                ..
-            } if *since > condition_since => Some((*since, *key, token)),
-            _ => None,
-        })
-        .max_by_key(|&(since, _, _)| since);
-    if let Some((_, key, token)) = victim {
-        token.abort();
-        s.preempted.insert(key);
+    if kill_latest(s, |_, since, condition| {
+        condition.is_none() && since > condition_since
+    }) {
         s.preemptions += 1;
     }
 }
@@ -540,108 +666,23 @@ fn end_branch(s: &mut State, condition: &Key, interesting: bool) {
     if interesting || s.branches.len() == before {
         return;
     }
-    for slot in s.slots.values() {
+    for (key, slot) in &s.slots {
         if let Slot::Running {
             token,
-            waiters: 0,
             condition: Some(c),
+            assumed: None,
             ..
         } = slot
         {
-            if c == condition {
+            if c == condition && !s.wanted.contains_key(key) {
                 token.abort();
             }
         }
     }
 }
 
-/// A test starts waiting for the run behind `token` (once per run: `waiting` remembers it).
-fn join(waiting: &mut Option<RunToken>, token: &RunToken, waiters: &mut usize) {
-    if !waiting.as_ref().is_some_and(|w| w.same(token)) {
-        *waiters += 1;
-        *waiting = Some(token.clone());
-    }
-}
-
-/// A test stops waiting for the run of `key` it joined (if that run is still under way):
-/// the run's token if it was speculative and nobody waits for it any more.
-fn leave(s: &mut State, key: &Key, waiting: &Option<RunToken>) -> Option<RunToken> {
-    let waiting = waiting.as_ref()?;
-    match s.slots.get_mut(key) {
-        Some(Slot::Running {
-            speculative,
-            token,
-            waiters,
-            ..
-        }) if token.same(waiting) => {
-            *waiters = waiters.saturating_sub(1);
-            (*speculative && *waiters == 0).then(|| token.clone())
-        }
-        _ => None,
-    }
-}
-
 /// The speculative driver's bets (see `driver`): which index of a sequence this thread tests.
-pub(crate) mod bet {
-    use std::cell::RefCell;
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    use std::sync::Arc;
-
-    /// The driver's index being tested on this thread, while a worker of `driver::first_true`
-    /// with several jobs tests it: the smallest interesting index known so far (`usize::MAX`:
-    /// none) and this one's. See the docs of `driver`.
-    #[derive(Clone)]
-    pub(crate) struct Bet {
-        found: Arc<AtomicUsize>,
-        index: usize,
-    }
-
-    impl Bet {
-        pub fn new(found: Arc<AtomicUsize>, index: usize) -> Bet {
-            Bet { found, index }
-        }
-
-        /// An earlier index of the sequence was interesting: this answer is not needed.
-        pub fn lost(&self) -> bool {
-            self.found.load(Ordering::SeqCst) < self.index
-        }
-
-        /// This index is interesting: later bets are lost from now on.
-        pub fn won(&self) {
-            self.found.fetch_min(self.index, Ordering::SeqCst);
-        }
-    }
-
-    thread_local! {
-        /// The bet of this thread and whether its test was abandoned (see [`abandon`]).
-        static BET: RefCell<Option<(Bet, bool)>> = const { RefCell::new(None) };
-    }
-
-    /// This thread tests `bet` until [`leave`].
-    pub(crate) fn enter(bet: Bet) {
-        BET.with(|b| *b.borrow_mut() = Some((bet, false)));
-    }
-
-    /// This thread's bet is over; true if its test was abandoned.
-    pub(crate) fn leave() -> bool {
-        BET.with(|b| b.borrow_mut().take())
-            .is_some_and(|(_, abandoned)| abandoned)
-    }
-
-    /// The bet this thread is testing, if it is a worker of a speculating `driver::first_true`.
-    pub(crate) fn current_bet() -> Option<Bet> {
-        BET.with(|b| b.borrow().as_ref().map(|(bet, _)| bet.clone()))
-    }
-
-    /// The test of the current bet was abandoned (lost): its outcome is unknown.
-    pub(crate) fn abandon() {
-        BET.with(|b| {
-            if let Some((_, abandoned)) = b.borrow_mut().as_mut() {
-                *abandoned = true;
-            }
-        });
-    }
-}
+pub(crate) mod bet;
 
 #[cfg(test)]
 mod tests;

@@ -29,6 +29,12 @@ pub struct Stats {
     /// Of those, runs killed to free a worker for a bet on success (`lookahead`'s preemption):
     /// bets on the failure of a candidate that was probably interesting; run again if needed.
     pub preempted: u64,
+    /// Oracle runs the algorithm took as interesting before they answered, having lasted
+    /// long enough to be very probably so (see `Judge::steps`).
+    pub assumed: u64,
+    /// Of those, runs that were not interesting after all: each took the algorithm back to
+    /// the step that made the assumption, replayed on the answers known.
+    pub replays: u64,
     /// Wall time of all oracle runs added up (divided by the reduction's wall time: the mean
     /// number of busy workers).
     pub busy_seconds: f64,

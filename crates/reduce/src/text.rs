@@ -25,14 +25,30 @@ pub fn reduce_text(input: &[u8], unit: TextUnit, judge: &Judge, opts: &DdminOpti
         opts.stop = Some(judge.stop_flag());
     }
     // Bets run on the lookahead's workers, so lost ones are killed (see `driver`).
-    judge.with_lookahead(opts.jobs, || match unit {
-        TextUnit::Line => pass(input, lines(input), judge, &opts, "text: lines"),
-        TextUnit::Char => pass(input, chars(input), judge, &opts, "text: chars"),
+    let by_line = match unit {
+        TextUnit::Char => false,
+        TextUnit::Line => true,
         TextUnit::LineThenChar => {
             opts.fixpoint = true;
-            let by_line = pass(input, lines(input), judge, &opts, "text: lines");
-            pass(&by_line, chars(&by_line), judge, &opts, "text: chars")
+            true
         }
+    };
+    let by_char = unit != TextUnit::Line;
+    // Bets run on the lookahead's workers, so lost ones are killed (see `driver`); the two
+    // passes are steps of `Judge::steps`, so the second may start on an assumption.
+    judge.with_lookahead(opts.jobs, || {
+        let (_, out) = judge.steps((0, input.to_vec()), |(k, text)| {
+            let done = if *k == 0 && by_line {
+                *text = pass(text, lines(text), judge, &opts, "text: lines");
+                !by_char
+            } else {
+                *text = pass(text, chars(text), judge, &opts, "text: chars");
+                true
+            };
+            *k += 1;
+            done || judge.is_cancelled()
+        });
+        out
     })
 }
 

@@ -88,6 +88,7 @@ struct Node {
 
 /// A reduction tree: rule nodes and token leaves in an arena, with the current state of
 /// reduction (pruned nodes, hoisted nodes).
+#[derive(Clone)]
 pub struct RTree {
     lang: Lang,
     data: &'static LangData,

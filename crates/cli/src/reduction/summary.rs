@@ -51,6 +51,8 @@ impl Reduction {
             discarded: stats.discarded,
             killed: stats.killed,
             preempted: stats.preempted,
+            assumed: stats.assumed,
+            replays: stats.replays,
             mean_busy_workers: stats.busy_seconds / self.progress.elapsed().as_secs_f64().max(1e-9),
             rounds: judge.records(),
             timeout_seconds: self.oracle.timeout().map(|t| t.as_secs_f64()),

@@ -1,6 +1,7 @@
 //! Unit tests of the judge: filter, cache, best so far, cancel.
 
 use std::sync::Mutex;
+use std::time::Duration;
 
 use super::*;
 use crate::{ddmin, DdminOptions};
@@ -350,4 +351,41 @@ fn cancelled_runs_are_never_cached_nor_counted_as_timeouts() {
     assert!(judge.test(b"x"), "a cancelled run's answer was cached");
     let stats = judge.stats();
     assert_eq!((stats.timeouts, stats.cache_hits), (0, 0));
+}
+
+#[test]
+fn a_failed_assumption_is_replayed_and_every_step_sees_the_oracles_answers() {
+    // Interesting runs take 60 ms, failing ones 1 ms, but "slowno" fails after 60 ms: with
+    // two jobs it is taken as interesting before it answers, the next step starts on that,
+    // and the steps run again from its step once it fails. The steps must end with the
+    // answers one job sees.
+    fn oracle(c: &[u8]) -> bool {
+        let slow = c.starts_with(b"yes") || c.starts_with(b"slow");
+        std::thread::sleep(Duration::from_millis(if slow { 60 } else { 1 }));
+        c.starts_with(b"yes")
+    }
+    let names = [
+        "yes1", "no1", "yes2", "no2", "yes3", "no3", "no4", "slowno", "yes4", "no5",
+    ];
+    let run = |jobs: usize| {
+        let (judge, _) = judge_with(oracle, JudgeOptions::default());
+        let out = judge.with_lookahead(jobs, || {
+            judge.steps(Vec::new(), |seen: &mut Vec<(String, bool)>| {
+                let name = names[seen.len()];
+                let answer = judge.test(name.as_bytes());
+                if judge.is_cancelled() {
+                    return true;
+                }
+                seen.push((name.to_string(), answer));
+                seen.len() == names.len()
+            })
+        });
+        (out, judge.stats())
+    };
+    let (one, _) = run(1);
+    let (two, stats) = run(2);
+    assert_eq!(two, one);
+    // (A failing run slowed down by a loaded machine may be assumed too.)
+    assert!(stats.replays >= 1, "{stats:?}");
+    assert!(stats.assumed >= 2, "yes4 and slowno at least: {stats:?}");
 }

@@ -9,6 +9,12 @@ use crate::ddmin::ddmin_indices_ahead;
 use crate::session::JudgeAhead;
 use crate::{DdminOptions, FnOracle, Judge, JudgeOptions};
 
+/// The algorithm's own test of `key` is under way (it holds a permit).
+fn run_main(la: &super::Lookahead, key: crate::cache::Key) {
+    let mut s = super::lock(&la.state);
+    let _ = super::start(&mut s, key, b"main".to_vec(), true, None);
+}
+
 fn durations(interesting: &[u64], failing: &[u64]) -> Durations {
     let mut d = Durations::default();
     for &ms in interesting {
@@ -120,11 +126,7 @@ fn a_branch_runs_once_its_condition_is_due_and_dies_with_it() {
         let la = Lookahead::new(2);
         super::lock(&la.state).durations = durations(&[50, 55, 60], &[1, 1, 1]);
         let condition = Cache::key(b"condition");
-        assert_eq!(
-            la.claim(condition),
-            None,
-            "the main line runs the condition"
-        );
+        run_main(&la, condition);
         la.announce_if(condition, vec![b"next".to_vec()]);
         std::thread::sleep(Duration::from_millis(5));
         let (key, candidate, requested, token) = la.next(Cache::key).expect("a branch run");
@@ -150,7 +152,7 @@ fn a_branch_waits_while_its_condition_is_not_yet_probably_interesting() {
     // A run must last 1 s to be probably interesting; the announced queue goes first.
     super::lock(&la.state).durations = durations(&[1000, 1000, 1000], &[999, 999, 999]);
     let condition = Cache::key(b"condition");
-    assert_eq!(la.claim(condition), None);
+    run_main(&la, condition);
     la.announce_if(condition, vec![b"if it wins".to_vec()]);
     la.announce(vec![b"if it fails".to_vec()]);
     let (_, candidate, _, _) = la.next(Cache::key).expect("a run");
@@ -165,11 +167,12 @@ fn a_due_branch_preempts_a_bet_on_its_condition_failing() {
     // Past 1 ms a run is probably interesting.
     super::lock(&la.state).durations = durations(&[50, 55, 60], &[1, 1, 1]);
     let condition = Cache::key(b"condition");
-    assert_eq!(la.claim(condition), None, "the condition takes a permit");
+    run_main(&la, condition);
     std::thread::sleep(Duration::from_millis(2));
     std::thread::scope(|scope| {
         // A bet of the driver on the condition failing takes the other permit.
-        let bet = scope.spawn(|| la.request(Cache::key(b"later"), b"later", &|| false));
+        let bet =
+            scope.spawn(|| la.request(Cache::key(b"later"), b"later", false, &|| false, &|_| {}));
         let (key, candidate, requested, token) = la.next(Cache::key).expect("the bet's run");
         assert_eq!((candidate.as_slice(), requested), (&b"later"[..], true));
         // The condition is due: its branch has no free permit, so the bet's run is killed.
@@ -192,4 +195,151 @@ fn a_due_branch_preempts_a_bet_on_its_condition_failing() {
             "the bet gets an oracle's answer, not the killed run's"
         );
     });
+}
+
+/// Wait (5 s at most) until `f` holds.
+fn eventually(f: impl Fn() -> bool) -> bool {
+    let start = Instant::now();
+    while !f() {
+        if start.elapsed() > Duration::from_secs(5) {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    true
+}
+
+#[test]
+fn a_lost_bet_runs_on_until_its_permit_is_wanted() {
+    use super::{Answer, Lookahead};
+    use crate::Cache;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let la = Lookahead::new(1);
+    let lost = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let bet = scope.spawn(|| {
+            la.request(
+                Cache::key(b"a"),
+                b"a",
+                false,
+                &|| lost.load(Ordering::SeqCst),
+                &|_| {},
+            )
+        });
+        let (a, _, _, a_token) = la.next(Cache::key).expect("the bet's run");
+        lost.store(true, Ordering::SeqCst);
+        la.notify();
+        assert_eq!(bet.join().unwrap(), Answer::Lost);
+        assert!(
+            !a_token.is_aborted(),
+            "a lost run goes on while nobody needs its permit"
+        );
+        // The next step tests the same candidate: it gets the answer of the run under way.
+        let again = scope.spawn(|| la.request(Cache::key(b"a"), b"a", true, &|| false, &|_| {}));
+        std::thread::sleep(Duration::from_millis(30));
+        la.finish(a, Some(true), true);
+        assert_eq!(again.join().unwrap(), Answer::Known(true));
+        // A lost run whose permit another test wants is killed, and that test runs.
+        lost.store(false, Ordering::SeqCst);
+        let bet = scope.spawn(|| {
+            la.request(
+                Cache::key(b"c"),
+                b"c",
+                false,
+                &|| lost.load(Ordering::SeqCst),
+                &|_| {},
+            )
+        });
+        let (c, _, _, c_token) = la.next(Cache::key).expect("the second bet's run");
+        lost.store(true, Ordering::SeqCst);
+        la.notify();
+        assert_eq!(bet.join().unwrap(), Answer::Lost);
+        let wanted = scope.spawn(|| la.request(Cache::key(b"d"), b"d", true, &|| false, &|_| {}));
+        assert!(
+            eventually(|| c_token.is_aborted()),
+            "the lost run keeps the permit"
+        );
+        la.finish(c, None, true);
+        let (d, candidate, _, _) = la.next(Cache::key).expect("the wanted run");
+        assert_eq!(candidate, b"d");
+        la.finish(d, Some(false), true);
+        assert_eq!(wanted.join().unwrap(), Answer::Known(false));
+    });
+}
+
+#[test]
+fn a_run_a_test_waits_for_is_never_killed_to_make_room() {
+    // The test that asked for `a` may not have seen its run start yet when `b` wants the
+    // only permit: `a` must not be taken for a run nobody wants (it was, and `a`'s test then
+    // got no answer, which the driver took for "not interesting").
+    use super::{Answer, Lookahead};
+    use crate::Cache;
+    let la = Lookahead::new(1);
+    std::thread::scope(|scope| {
+        let first = scope.spawn(|| la.request(Cache::key(b"a"), b"a", false, &|| false, &|_| {}));
+        let (a, _, _, a_token) = la.next(Cache::key).expect("a's run");
+        let second = scope.spawn(|| la.request(Cache::key(b"b"), b"b", false, &|| false, &|_| {}));
+        std::thread::sleep(Duration::from_millis(50));
+        assert!(!a_token.is_aborted());
+        la.finish(a, Some(true), true);
+        assert_eq!(first.join().unwrap(), Answer::Known(true));
+        let (b, _, _, _) = la.next(Cache::key).expect("b's run");
+        la.finish(b, Some(false), true);
+        assert_eq!(second.join().unwrap(), Answer::Known(false));
+    });
+}
+
+#[test]
+fn a_run_that_lasts_is_assumed_interesting_and_a_wrong_assumption_is_reported() {
+    use super::{Answer, Lookahead};
+    use crate::Cache;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    for interesting in [true, false] {
+        let stop = Arc::new(AtomicBool::new(false));
+        let la = Lookahead::with_stop(1, Arc::clone(&stop));
+        // Past about 1.5 ms a run is very probably interesting.
+        super::lock(&la.state).durations = durations(&[50, 55, 60], &[1, 1, 1]);
+        std::thread::scope(|scope| {
+            let test = scope.spawn(|| la.request(Cache::key(b"a"), b"a", true, &|| false, &|_| {}));
+            let (a, _, _, a_token) = la.next(Cache::key).expect("a's run");
+            std::thread::sleep(Duration::from_millis(30));
+            assert!(!test.is_finished(), "no assumption outside a unit");
+            la.set_unit(Some((7, crate::cpu_seconds())));
+            la.notify();
+            assert_eq!(test.join().unwrap(), Answer::Assumed);
+            assert_eq!(la.oldest_outstanding(), Some(7));
+            assert_eq!(la.assumptions(), 1);
+            // An assumed run is never killed, even when its permit is wanted.
+            let other =
+                scope.spawn(|| la.request(Cache::key(b"b"), b"b", true, &|| false, &|_| {}));
+            std::thread::sleep(Duration::from_millis(30));
+            assert!(!a_token.is_aborted());
+            assert_eq!(la.finish(a, Some(interesting), true), !interesting);
+            assert_eq!(
+                stop.load(Ordering::SeqCst),
+                !interesting,
+                "the algorithm stops"
+            );
+            assert_eq!(la.oldest_outstanding(), None);
+            assert_eq!(la.take_failed(), (!interesting).then_some(7));
+            assert!(!stop.load(Ordering::SeqCst), "lowered for the replay");
+            let (b, _, _, _) = la.next(Cache::key).expect("b's run");
+            la.finish(b, Some(false), true);
+            assert_eq!(other.join().unwrap(), Answer::Known(false));
+        });
+    }
+}
+
+#[test]
+fn a_run_is_very_probably_interesting_once_it_outlasts_nine_failing_runs_in_ten() {
+    let ms = |ms| Some(Duration::from_millis(ms));
+    let d = durations(&[50, 55, 60, 61, 62], &[4, 5, 6, 7, 58]);
+    // Past 4 ms most longer runs are interesting (5 against 4); 90% only past 58 ms.
+    assert_eq!(d.win_after(), ms(4));
+    assert_eq!(d.after_share(0.9), ms(58));
+    assert_eq!(d.after_share(0.8), ms(7));
+    assert_eq!(d.median_interesting(), ms(60));
+    // A failing tail as long as the interesting runs: no such time.
+    assert_eq!(durations(&[50; 4], &[50; 4]).after_share(0.9), None);
 }

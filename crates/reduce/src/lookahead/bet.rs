@@ -1,0 +1,88 @@
+//! The speculative driver's bets (see `driver`): which index of a sequence this thread
+//! tests, and whether it was lost.
+
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// The driver's index being tested on this thread, while a worker of `driver::first_true`
+/// with several jobs tests it: the smallest interesting index known so far (`usize::MAX`:
+/// none) and this one's. See the docs of `driver`.
+#[derive(Clone)]
+pub(crate) struct Bet {
+    found: Arc<AtomicUsize>,
+    index: usize,
+    on_start: Option<OnStart>,
+}
+
+/// Told when the run a bet waits for started (see [`Bet::on_start`]).
+pub(crate) type OnStart = Arc<dyn Fn(Instant) + Send + Sync>;
+
+impl Bet {
+    pub fn new(found: Arc<AtomicUsize>, index: usize) -> Bet {
+        Bet {
+            found,
+            index,
+            on_start: None,
+        }
+    }
+
+    /// Tell `f` when the run this bet waits for started: the driver's watch times a
+    /// probable winner from then, not from when it handed the index out (a run started
+    /// ahead as a bet on success has been under way for a while; a queued one starts
+    /// later).
+    pub fn on_start(self, f: OnStart) -> Bet {
+        Bet {
+            on_start: Some(f),
+            ..self
+        }
+    }
+
+    /// The run this bet waits for has been under way since `since`.
+    pub fn started(&self, since: Instant) {
+        if let Some(f) = &self.on_start {
+            f(since);
+        }
+    }
+
+    /// An earlier index of the sequence was interesting: this answer is not needed.
+    pub fn lost(&self) -> bool {
+        self.found.load(Ordering::SeqCst) < self.index
+    }
+
+    /// This index is interesting: later bets are lost from now on.
+    pub fn won(&self) {
+        self.found.fetch_min(self.index, Ordering::SeqCst);
+    }
+}
+
+thread_local! {
+    /// The bet of this thread and whether its test was abandoned (see [`abandon`]).
+    static BET: RefCell<Option<(Bet, bool)>> = const { RefCell::new(None) };
+}
+
+/// This thread tests `bet` until [`leave`].
+pub(crate) fn enter(bet: Bet) {
+    BET.with(|b| *b.borrow_mut() = Some((bet, false)));
+}
+
+/// This thread's bet is over; true if its test was abandoned.
+pub(crate) fn leave() -> bool {
+    BET.with(|b| b.borrow_mut().take())
+        .is_some_and(|(_, abandoned)| abandoned)
+}
+
+/// The bet this thread is testing, if it is a worker of a speculating `driver::first_true`.
+pub(crate) fn current_bet() -> Option<Bet> {
+    BET.with(|b| b.borrow().as_ref().map(|(bet, _)| bet.clone()))
+}
+
+/// The test of the current bet was abandoned (lost): its outcome is unknown.
+pub(crate) fn abandon() {
+    BET.with(|b| {
+        if let Some((_, abandoned)) = b.borrow_mut().as_mut() {
+            *abandoned = true;
+        }
+    });
+}

@@ -1,0 +1,79 @@
+//! Recent run durations by answer: how long a run must have lasted before it is probably,
+//! or very probably, interesting (the lookahead's bets on success and assumptions).
+
+use std::collections::VecDeque;
+use std::time::Duration;
+
+/// How many recent run durations are kept per answer.
+const DURATION_WINDOW: usize = 256;
+
+/// How many runs of each answer must have been seen before durations are trusted.
+pub(super) const DURATION_MIN: usize = 3;
+
+/// Recent durations of runs that answered, by answer.
+#[derive(Default)]
+pub(super) struct Durations {
+    interesting: VecDeque<Duration>,
+    failing: VecDeque<Duration>,
+}
+
+impl Durations {
+    pub fn add(&mut self, took: Duration, interesting: bool) {
+        let list = if interesting {
+            &mut self.interesting
+        } else {
+            &mut self.failing
+        };
+        if list.len() == DURATION_WINDOW {
+            list.pop_front();
+        }
+        list.push_back(took);
+    }
+
+    /// The shortest time `t` such that, among the recent runs that lasted longer than `t`,
+    /// more were interesting than not: a run still going after `t` is more likely
+    /// interesting than not. `None` until both answers were seen [`DURATION_MIN`] times, or
+    /// when no such time exists (durations do not tell the answers apart).
+    pub fn win_after(&self) -> Option<Duration> {
+        self.shortest(|interesting, failing| interesting > failing)
+    }
+
+    /// The shortest time `t` such that, among the recent runs that lasted longer than `t`,
+    /// at least `share` were interesting (and [`DURATION_MIN`] at least); `None` as for
+    /// [`Durations::win_after`].
+    pub fn after_share(&self, share: f64) -> Option<Duration> {
+        self.shortest(|interesting, failing| {
+            interesting as f64 >= share * (interesting + failing) as f64
+        })
+    }
+
+    /// The median duration of the recent interesting runs.
+    pub fn median_interesting(&self) -> Option<Duration> {
+        let mut v: Vec<Duration> = self.interesting.iter().copied().collect();
+        v.sort_unstable();
+        v.get(v.len() / 2).copied()
+    }
+
+    /// The shortest time `t` after which `holds(interesting, failing)` for the numbers of
+    /// recent runs of each answer that lasted longer, with [`DURATION_MIN`] interesting ones
+    /// at least.
+    fn shortest(&self, holds: impl Fn(usize, usize) -> bool) -> Option<Duration> {
+        if self.interesting.len() < DURATION_MIN || self.failing.len() < DURATION_MIN {
+            return None;
+        }
+        let mut interesting: Vec<Duration> = self.interesting.iter().copied().collect();
+        let mut failing: Vec<Duration> = self.failing.iter().copied().collect();
+        interesting.sort_unstable();
+        failing.sort_unstable();
+        // Only the observed durations (and 0) can be the shortest such time.
+        std::iter::once(Duration::ZERO)
+            .chain(failing.iter().copied())
+            .chain(interesting.iter().copied())
+            .filter(|&t| {
+                let longer_i = interesting.len() - interesting.partition_point(|&d| d <= t);
+                let longer_f = failing.len() - failing.partition_point(|&d| d <= t);
+                longer_i >= DURATION_MIN && holds(longer_i, longer_f)
+            })
+            .min()
+    }
+}
