@@ -41,7 +41,7 @@ pub struct Judge {
     filter: Option<Filter>,
     on_improvement: Option<OnImprovement>,
     /// Stop flag of the algorithms: set by [`Judge::cancel`], and by a misprediction until
-    /// the unit is replayed (see [`Judge::unit`]).
+    /// the unit is replayed (see [`Judge::steps`]).
     cancelled: Arc<AtomicBool>,
     /// [`Judge::cancel`] was called (final).
     user_cancelled: AtomicBool,
@@ -176,7 +176,7 @@ impl Judge {
         }
         if let Some(la) = self.lookahead() {
             // The run goes to a lookahead worker, so that this thread may go on once it is
-            // probably interesting (see `Judge::unit`).
+            // probably interesting (see `Judge::steps`).
             let bet = crate::lookahead::bet::current_bet();
             let lost = || bet.as_ref().is_some_and(|b| b.lost()) || self.is_cancelled();
             let started = |since| {
@@ -355,7 +355,7 @@ impl Judge {
             } else {
                 None
             };
-            // An assumption that fails raises the stop flag (see `Judge::unit`).
+            // An assumption that fails raises the stop flag (see `Judge::steps`).
             la.finish(key, answer, true);
         }
     }

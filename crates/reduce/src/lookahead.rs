@@ -23,7 +23,7 @@
 //! crash comes late, a syntax error early; a grep that fails ends the run at once). The
 //! lookahead keeps the durations of recent runs by answer. Once a run the algorithm waits
 //! for has lasted so long that, among the recent runs that lasted as long, at least
-//! [`ASSUME_SHARE`] were interesting ([`ASSUME_MARGIN`] times that time), the test answers
+//! [`durations::ASSUME_SHARE`] were interesting ([`durations::ASSUME_MARGIN`] times that time), the test answers
 //! [`Answer::Assumed`]: the algorithm goes on as if the run were interesting, in the unit
 //! (step) it is in, and its next tests use the free permits. The assumed run is never killed;
 //! if it answers anything but "interesting", the algorithm's stop flag is raised and the step
@@ -187,6 +187,9 @@ impl Lookahead {
     /// otherwise idle thread, until the branch is due, or has no use for it any more (the
     /// condition answered, a permit came free, or the main line wants one).
     pub fn announce_if(&self, condition: Key, candidates: Vec<Vec<u8>>) {
+        if self.win_after().is_none() {
+            return;
+        }
         let mut s = lock(&self.state);
         s.branches.retain(|(c, _)| *c != condition);
         if s.branches.len() == BRANCH_LIMIT {
@@ -216,9 +219,16 @@ impl Lookahead {
     }
 
     /// How long a run must have lasted to be probably interesting, from the recent runs'
-    /// durations (see the module docs); `None`: durations do not tell (yet).
+    /// durations (see the module docs), for bets on success; `None`: durations do not tell
+    /// (yet), or assumptions are made instead (their gain is the same, and bets on success
+    /// that are lost take CPU: on the c-ice compiler crashes, 1,052 of their runs were
+    /// preempted and 7% more wall time spent with both).
     pub fn win_after(&self) -> Option<Duration> {
-        lock(&self.state).durations.win_after()
+        let s = lock(&self.state);
+        if s.durations.assume_after().is_some() && s.unit.is_some() && replay_is_cheap(&s) {
+            return None;
+        }
+        s.durations.win_after()
     }
 
     /// A test wants `key` tested: the algorithm's own (`main`) or a bet of the speculative
@@ -247,6 +257,11 @@ impl Lookahead {
                 break Answer::None;
             }
             let sure_after = assume_after(&s);
+            // Asked only when the run is due (a system call).
+            let due_at_start = sure_after.is_some_and(|(after, _)| {
+                matches!(s.slots.get(&key), Some(Slot::Running { since, .. }) if since.elapsed() >= after)
+            });
+            let cheap = due_at_start && replay_is_cheap(&s);
             let mut timeout = Duration::from_millis(20);
             let in_requests = s.requests.iter().any(|r| r.0 == key);
             let requeue =
@@ -281,13 +296,18 @@ impl Lookahead {
                     }
                     if let Some((after, unit)) = sure_after {
                         let elapsed = since.elapsed();
-                        if elapsed >= after {
+                        if elapsed < after {
+                            let due = after.saturating_sub(elapsed);
+                            timeout = timeout.min(due + Duration::from_micros(200));
+                        } else if cheap {
                             *assumed = Some(unit);
                             *s.outstanding.entry(unit).or_default() += 1;
                             s.assumptions += 1;
                             break Answer::Assumed;
+                        } else if !due_at_start {
+                            // Due since `cheap` was worked out: look again at once.
+                            continue;
                         }
-                        timeout = timeout.min(after - elapsed + Duration::from_micros(200));
                     }
                 }
                 None if in_requests => {}
@@ -562,27 +582,22 @@ fn kill_latest(s: &mut State, eligible: impl Fn(&Key, Instant, Option<Key>) -> b
 }
 
 /// How long a run must have lasted before the algorithm may go on as if it were interesting
-/// (see *Assumptions*): inside a unit, once durations tell the answers apart with
-/// [`ASSUME_SHARE`], and while replaying the unit would cost less than [`REPLAY_FACTOR`]
-/// interesting runs.
+/// (see *Assumptions*), and the unit it is in: inside a unit, once durations tell the answers
+/// apart with [`durations::ASSUME_SHARE`].
 fn assume_after(s: &State) -> Option<(Duration, u64)> {
-    let (unit, unit_cpu) = s.unit?;
-    let after = s
-        .durations
-        .after_share(ASSUME_SHARE)?
-        .mul_f64(ASSUME_MARGIN);
-    let typical = s.durations.median_interesting()?;
-    let replay = (crate::cpu_seconds() - unit_cpu).max(0.0);
-    (replay < REPLAY_FACTOR * typical.as_secs_f64()).then_some((after, unit))
+    let (unit, _) = s.unit?;
+    Some((s.durations.assume_after()?, unit))
 }
 
-/// Among the recent runs that lasted longer than the assumption time, at least this share
-/// was interesting.
-const ASSUME_SHARE: f64 = 0.9;
-
-/// The assumption time is this many times the time found with [`ASSUME_SHARE`]: the tail of
-/// the failing runs' durations is seen in few runs.
-const ASSUME_MARGIN: f64 = 1.5;
+/// Whether replaying from the oldest checkpoint an assumption may take the algorithm back
+/// to costs little enough: less than [`REPLAY_FACTOR`] typical interesting runs of treedd's
+/// CPU since it was made.
+fn replay_is_cheap(s: &State) -> bool {
+    let (Some((_, since_cpu)), Some(typical)) = (s.unit, s.durations.median_interesting()) else {
+        return false;
+    };
+    crate::cpu_seconds() - since_cpu < REPLAY_FACTOR * typical.as_secs_f64()
+}
 
 /// Assumptions are made while replaying the unit (treedd's CPU since it started) would cost
 /// less than this many typical interesting runs: about the odds of a misprediction.

@@ -10,12 +10,24 @@ const DURATION_WINDOW: usize = 256;
 /// How many runs of each answer must have been seen before durations are trusted.
 pub(super) const DURATION_MIN: usize = 3;
 
-/// Recent durations of runs that answered, by answer.
+/// Recent durations of runs that answered, by answer, and what the lookahead reads of them
+/// (worked out once per run that answers: the lookahead reads them at every wake-up).
 #[derive(Default)]
 pub(super) struct Durations {
     interesting: VecDeque<Duration>,
     failing: VecDeque<Duration>,
+    win_after: Option<Duration>,
+    assume_after: Option<Duration>,
+    median_interesting: Option<Duration>,
 }
+
+/// Among the recent runs that lasted longer than the time of [`Durations::assume_after`],
+/// at least this share was interesting.
+pub(super) const ASSUME_SHARE: f64 = 0.9;
+
+/// The time of [`Durations::assume_after`] is this many times the time found with
+/// [`ASSUME_SHARE`]: the tail of the failing runs' durations is seen in few runs.
+pub(super) const ASSUME_MARGIN: f64 = 1.5;
 
 impl Durations {
     pub fn add(&mut self, took: Duration, interesting: bool) {
@@ -28,6 +40,13 @@ impl Durations {
             list.pop_front();
         }
         list.push_back(took);
+        self.win_after = self.shortest(|interesting, failing| interesting > failing);
+        self.assume_after = self
+            .after_share(ASSUME_SHARE)
+            .map(|t| t.mul_f64(ASSUME_MARGIN));
+        let mut v: Vec<Duration> = self.interesting.iter().copied().collect();
+        v.sort_unstable();
+        self.median_interesting = v.get(v.len() / 2).copied();
     }
 
     /// The shortest time `t` such that, among the recent runs that lasted longer than `t`,
@@ -35,7 +54,14 @@ impl Durations {
     /// interesting than not. `None` until both answers were seen [`DURATION_MIN`] times, or
     /// when no such time exists (durations do not tell the answers apart).
     pub fn win_after(&self) -> Option<Duration> {
-        self.shortest(|interesting, failing| interesting > failing)
+        self.win_after
+    }
+
+    /// How long a run must have lasted to be taken as interesting (an assumption, see
+    /// `lookahead`): [`ASSUME_MARGIN`] times [`Durations::after_share`] of
+    /// [`ASSUME_SHARE`].
+    pub fn assume_after(&self) -> Option<Duration> {
+        self.assume_after
     }
 
     /// The shortest time `t` such that, among the recent runs that lasted longer than `t`,
@@ -49,9 +75,7 @@ impl Durations {
 
     /// The median duration of the recent interesting runs.
     pub fn median_interesting(&self) -> Option<Duration> {
-        let mut v: Vec<Duration> = self.interesting.iter().copied().collect();
-        v.sort_unstable();
-        v.get(v.len() / 2).copied()
+        self.median_interesting
     }
 
     /// The shortest time `t` after which `holds(interesting, failing)` for the numbers of

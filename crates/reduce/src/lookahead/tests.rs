@@ -343,3 +343,42 @@ fn a_run_is_very_probably_interesting_once_it_outlasts_nine_failing_runs_in_ten(
     // A failing tail as long as the interesting runs: no such time.
     assert_eq!(durations(&[50; 4], &[50; 4]).after_share(0.9), None);
 }
+
+#[test]
+fn no_bets_on_success_while_assumptions_can_be_made() {
+    use super::Lookahead;
+    use crate::Cache;
+    let la = Lookahead::new(2);
+    super::lock(&la.state).durations = durations(&[50, 55, 60], &[1, 1, 1]);
+    assert_eq!(la.win_after(), Some(Duration::from_millis(1)));
+    la.set_unit(Some((1, crate::cpu_seconds())));
+    assert_eq!(
+        la.win_after(),
+        None,
+        "an assumption does what the bet would"
+    );
+    run_main(&la, Cache::key(b"condition"));
+    la.announce_if(Cache::key(b"condition"), vec![b"next".to_vec()]);
+    assert!(super::lock(&la.state).branches.is_empty());
+    // A replay that would cost too much: bets on success again.
+    la.set_unit(Some((1, crate::cpu_seconds() - 3600.0)));
+    assert!(la.win_after().is_some());
+}
+
+#[test]
+fn a_due_run_is_waited_for_when_a_replay_would_cost_too_much() {
+    // (This subtracted the run's age from the assumption time and panicked.)
+    use super::{Answer, Lookahead};
+    use crate::Cache;
+    let la = Lookahead::new(1);
+    super::lock(&la.state).durations = durations(&[50, 55, 60], &[1, 1, 1]);
+    la.set_unit(Some((1, crate::cpu_seconds() - 3600.0)));
+    std::thread::scope(|scope| {
+        let test = scope.spawn(|| la.request(Cache::key(b"a"), b"a", true, &|| false, &|_| {}));
+        let (a, _, _, _) = la.next(Cache::key).expect("a's run");
+        std::thread::sleep(Duration::from_millis(50));
+        assert!(!test.is_finished(), "no assumption");
+        la.finish(a, Some(true), true);
+        assert_eq!(test.join().unwrap(), Answer::Known(true));
+    });
+}
