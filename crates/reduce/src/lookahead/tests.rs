@@ -323,6 +323,9 @@ fn a_run_that_lasts_is_assumed_interesting_and_a_wrong_assumption_is_reported() 
             );
             assert_eq!(la.oldest_outstanding(), None);
             assert_eq!(la.take_failed(), (!interesting).then_some(7));
+            // A misprediction doubles the assumption time.
+            let scale = super::lock(&la.state).assume_scale;
+            assert_eq!(scale, if interesting { 1.0 } else { 2.0 });
             assert!(!stop.load(Ordering::SeqCst), "lowered for the replay");
             let (b, _, _, _) = la.next(Cache::key).expect("b's run");
             la.finish(b, Some(false), true);
