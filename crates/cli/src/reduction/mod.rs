@@ -205,6 +205,8 @@ impl Reduction {
 
         let result = self.reduce_with_progress(&judge, tree, &writer);
         let interrupted = self.interrupted.load(Ordering::SeqCst);
+        // The improvements found last may still be on their way to the file.
+        writer.flush();
         // Only an uninterrupted run's final answer is written unconditionally; after a
         // cancel, the output keeps the best candidate the oracle confirmed.
         if !interrupted {
