@@ -88,8 +88,8 @@ pub struct StatsReport {
     /// ERROR and MISSING nodes in the input's parse (tree languages).
     pub input_syntax_errors: Option<usize>,
     pub wall_seconds: f64,
-    /// treedd's own CPU time, user and system, all threads (`getrusage(RUSAGE_SELF)`), up to
-    /// this report; the oracle runs' CPU is not in it.
+    /// treedd's own CPU time, user and system, all threads (`treedd_reduce::cpu_seconds`), up
+    /// to this report; the oracle runs' CPU is not in it.
     pub cpu_seconds: Option<f64>,
     pub peak_rss_bytes: Option<u64>,
     pub peak_oracle_rss_bytes: Option<u64>,
@@ -130,13 +130,6 @@ pub fn peak_rss_self() -> Option<u64> {
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb * 1024)
-}
-
-/// treedd's own CPU time so far (user + system, every thread), in seconds.
-pub fn cpu_self() -> Option<f64> {
-    let usage = rusage(libc::RUSAGE_SELF)?;
-    let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
-    Some(seconds(usage.ru_utime) + seconds(usage.ru_stime))
 }
 
 /// The largest peak resident set size of any waited-for child process.

@@ -159,8 +159,7 @@ impl Judge {
         let key = Cache::key(candidate);
         // A replay takes the oracle's answers from the memo, but what the cache knows stays a
         // cache hit, as with one job (the replay flag stays up until the steps end).
-        let cached = || self.cache.as_ref().is_some_and(|c| c.contains(&key));
-        if self.replaying.load(Ordering::SeqCst) && !cached() {
+        if self.replaying.load(Ordering::SeqCst) && !self.cache_contains(&key) {
             if let Some(&answer) = lock(&self.memo).as_ref().and_then(|m| m.get(&key)) {
                 return answer;
             }
@@ -255,14 +254,6 @@ impl Judge {
         };
         let nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
         self.counters.busy_nanos.fetch_add(nanos, Ordering::Relaxed);
-        let answer = match outcome {
-            Outcome::Interesting => Some(true),
-            Outcome::NotInteresting { .. } | Outcome::TimedOut => Some(false),
-            Outcome::Cancelled | Outcome::FailedToStart(_) => None,
-        };
-        if let (Some(answer), Some(memo)) = (answer, lock(&self.memo).as_mut()) {
-            memo.insert(*key, answer);
-        }
         let remember_pass = || {
             if let Some(cache) = &self.cache {
                 // Larger entries would be evicted at once (proposal 2).
@@ -271,7 +262,7 @@ impl Judge {
                 }
             }
         };
-        match outcome {
+        let answer = match outcome {
             Outcome::Interesting => {
                 bump(&self.counters.oracle_runs);
                 bump(&self.counters.interesting);
@@ -301,7 +292,12 @@ impl Judge {
                 *lock(&self.last_start_error) = Some(msg);
                 None
             }
+        };
+        // Kept for a replay (see `Judge::steps`).
+        if let (Some(answer), Some(memo)) = (answer, lock(&self.memo).as_mut()) {
+            memo.insert(*key, answer);
         }
+        answer
     }
 
     fn lookahead(&self) -> Option<Arc<Lookahead>> {
@@ -359,7 +355,7 @@ impl Judge {
                 None
             };
             // An assumption that fails raises the stop flag (see `Judge::steps`).
-            la.finish(key, answer, true);
+            la.finish(key, answer);
         }
     }
 
@@ -433,9 +429,12 @@ impl Judge {
 
     /// The cache knows `candidate` is not interesting (announcing it would waste a place).
     pub(crate) fn known_pass(&self, candidate: &[u8]) -> bool {
-        self.cache
-            .as_ref()
-            .is_some_and(|c| c.contains(&Cache::key(candidate)))
+        self.cache_contains(&Cache::key(candidate))
+    }
+
+    /// [`Judge::known_pass`] by key, without counting a cache hit.
+    fn cache_contains(&self, key: &crate::cache::Key) -> bool {
+        self.cache.as_ref().is_some_and(|c| c.contains(key))
     }
 
     /// Name the candidates the algorithm will test next if everything pending fails; idle

@@ -60,10 +60,9 @@ mod durations;
 
 #[derive(Clone, Debug)]
 enum Slot {
-    /// Running; `speculative` runs were started by a lookahead worker and can be aborted
-    /// through `token` while no test wants the answer (see `State::wanted`).
+    /// Running on a lookahead worker (every run is); it can be aborted through `token` while
+    /// no test wants the answer (see `State::wanted`).
     Running {
-        speculative: bool,
         token: RunToken,
         since: Instant,
         /// For a run of a branch: the candidate whose success the branch bets on.
@@ -73,11 +72,8 @@ enum Slot {
         /// misprediction.
         assumed: Option<u64>,
     },
-    Done {
-        interesting: bool,
-        speculative: bool,
-        used: bool,
-    },
+    /// Answered; `used` once a test took the answer (or went on with it assumed).
+    Done { interesting: bool, used: bool },
 }
 
 struct State {
@@ -272,7 +268,6 @@ impl Lookahead {
             match s.slots.get_mut(&key) {
                 Some(Slot::Done {
                     interesting,
-                    speculative: true,
                     used: used @ false,
                 }) => {
                     *used = true;
@@ -363,7 +358,7 @@ impl Lookahead {
     /// A run of `key` ended (`None`: cancelled or failed, not an answer); its permit is free.
     /// True if the run was assumed interesting and was not (a misprediction: the unit must
     /// be replayed, see *Assumptions*).
-    pub fn finish(&self, key: Key, interesting: Option<bool>, speculative: bool) -> bool {
+    pub fn finish(&self, key: Key, interesting: Option<bool>) -> bool {
         let mut s = lock(&self.state);
         s.free += 1;
         let assumed = match s.slots.get(&key) {
@@ -402,8 +397,7 @@ impl Lookahead {
                     key,
                     Slot::Done {
                         interesting,
-                        speculative,
-                        used: !speculative || assumed.is_some(),
+                        used: assumed.is_some(),
                     },
                 );
             }
@@ -496,12 +490,7 @@ impl Lookahead {
         s.stopped = true;
         // Lost bets still under way: nobody will want their answers.
         for slot in s.slots.values() {
-            if let Slot::Running {
-                speculative: true,
-                token,
-                ..
-            } = slot
-            {
+            if let Slot::Running { token, .. } = slot {
                 token.abort();
             }
         }
@@ -523,16 +512,7 @@ impl Lookahead {
         lock(&self.state)
             .slots
             .values()
-            .filter(|slot| {
-                matches!(
-                    slot,
-                    Slot::Done {
-                        speculative: true,
-                        used: false,
-                        ..
-                    }
-                )
-            })
+            .filter(|slot| matches!(slot, Slot::Done { used: false, .. }))
             .count() as u64
     }
 }
@@ -570,7 +550,6 @@ fn kill_latest(s: &mut State, eligible: impl Fn(&Key, Instant, Option<Key>) -> b
         .iter()
         .filter_map(|(key, slot)| match slot {
             Slot::Running {
-                speculative: true,
                 assumed: None,
                 since,
                 token,
@@ -631,7 +610,6 @@ fn start(
     s.slots.insert(
         key,
         Slot::Running {
-            speculative: true,
             token: token.clone(),
             since: Instant::now(),
             condition,

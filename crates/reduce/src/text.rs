@@ -24,7 +24,6 @@ pub fn reduce_text(input: &[u8], unit: TextUnit, judge: &Judge, opts: &DdminOpti
     if opts.stop.is_none() {
         opts.stop = Some(judge.stop_flag());
     }
-    // Bets run on the lookahead's workers, so lost ones are killed (see `driver`).
     let by_line = match unit {
         TextUnit::Char => false,
         TextUnit::Line => true,

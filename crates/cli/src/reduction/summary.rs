@@ -76,7 +76,7 @@ impl Reduction {
             output_chars: report::non_whitespace_chars(output),
             input_syntax_errors: input_errors,
             wall_seconds: self.progress.elapsed().as_secs_f64(),
-            cpu_seconds: report::cpu_self(),
+            cpu_seconds: Some(treedd_reduce::cpu_seconds()),
             peak_rss_bytes: report::peak_rss_self(),
             peak_oracle_rss_bytes: report::peak_rss_children(),
             interrupted,

@@ -40,13 +40,12 @@ impl Durations {
             list.pop_front();
         }
         list.push_back(took);
-        self.win_after = self.shortest(|interesting, failing| interesting > failing);
-        self.assume_after = self
-            .after_share(ASSUME_SHARE)
+        // Sorted once for the three.
+        let (interesting, failing) = self.sorted();
+        self.win_after = shortest(&interesting, &failing, |i, f| i > f);
+        self.assume_after = shortest(&interesting, &failing, share_holds(ASSUME_SHARE))
             .map(|t| t.mul_f64(ASSUME_MARGIN));
-        let mut v: Vec<Duration> = self.interesting.iter().copied().collect();
-        v.sort_unstable();
-        self.median_interesting = v.get(v.len() / 2).copied();
+        self.median_interesting = interesting.get(interesting.len() / 2).copied();
     }
 
     /// The shortest time `t` such that, among the recent runs that lasted longer than `t`,
@@ -58,8 +57,8 @@ impl Durations {
     }
 
     /// How long a run must have lasted to be taken as interesting (an assumption, see
-    /// `lookahead`): [`ASSUME_MARGIN`] times [`Durations::after_share`] of
-    /// [`ASSUME_SHARE`].
+    /// `lookahead`): [`ASSUME_MARGIN`] times the shortest time after which at least
+    /// [`ASSUME_SHARE`] of the recent runs that lasted longer were interesting.
     pub fn assume_after(&self) -> Option<Duration> {
         self.assume_after
     }
@@ -67,10 +66,10 @@ impl Durations {
     /// The shortest time `t` such that, among the recent runs that lasted longer than `t`,
     /// at least `share` were interesting (and [`DURATION_MIN`] at least); `None` as for
     /// [`Durations::win_after`].
+    #[cfg(test)]
     pub fn after_share(&self, share: f64) -> Option<Duration> {
-        self.shortest(|interesting, failing| {
-            interesting as f64 >= share * (interesting + failing) as f64
-        })
+        let (interesting, failing) = self.sorted();
+        shortest(&interesting, &failing, share_holds(share))
     }
 
     /// The median duration of the recent interesting runs.
@@ -78,26 +77,41 @@ impl Durations {
         self.median_interesting
     }
 
-    /// The shortest time `t` after which `holds(interesting, failing)` for the numbers of
-    /// recent runs of each answer that lasted longer, with [`DURATION_MIN`] interesting ones
-    /// at least.
-    fn shortest(&self, holds: impl Fn(usize, usize) -> bool) -> Option<Duration> {
-        if self.interesting.len() < DURATION_MIN || self.failing.len() < DURATION_MIN {
-            return None;
-        }
-        let mut interesting: Vec<Duration> = self.interesting.iter().copied().collect();
-        let mut failing: Vec<Duration> = self.failing.iter().copied().collect();
-        interesting.sort_unstable();
-        failing.sort_unstable();
-        // Only the observed durations (and 0) can be the shortest such time.
-        std::iter::once(Duration::ZERO)
-            .chain(failing.iter().copied())
-            .chain(interesting.iter().copied())
-            .filter(|&t| {
-                let longer_i = interesting.len() - interesting.partition_point(|&d| d <= t);
-                let longer_f = failing.len() - failing.partition_point(|&d| d <= t);
-                longer_i >= DURATION_MIN && holds(longer_i, longer_f)
-            })
-            .min()
+    /// The recent durations of each answer, sorted.
+    fn sorted(&self) -> (Vec<Duration>, Vec<Duration>) {
+        let sorted = |list: &VecDeque<Duration>| {
+            let mut v: Vec<Duration> = list.iter().copied().collect();
+            v.sort_unstable();
+            v
+        };
+        (sorted(&self.interesting), sorted(&self.failing))
     }
+}
+
+/// At least `share` of the runs were interesting, for [`shortest`].
+fn share_holds(share: f64) -> impl Fn(usize, usize) -> bool {
+    move |interesting, failing| interesting as f64 >= share * (interesting + failing) as f64
+}
+
+/// The shortest time `t` after which `holds(interesting, failing)` for the numbers of recent
+/// runs of each answer that lasted longer, with [`DURATION_MIN`] interesting ones at least;
+/// `interesting` and `failing` are the recent durations, sorted.
+fn shortest(
+    interesting: &[Duration],
+    failing: &[Duration],
+    holds: impl Fn(usize, usize) -> bool,
+) -> Option<Duration> {
+    if interesting.len() < DURATION_MIN || failing.len() < DURATION_MIN {
+        return None;
+    }
+    // Only the observed durations (and 0) can be the shortest such time.
+    std::iter::once(Duration::ZERO)
+        .chain(failing.iter().copied())
+        .chain(interesting.iter().copied())
+        .filter(|&t| {
+            let longer_i = interesting.len() - interesting.partition_point(|&d| d <= t);
+            let longer_f = failing.len() - failing.partition_point(|&d| d <= t);
+            longer_i >= DURATION_MIN && holds(longer_i, longer_f)
+        })
+        .min()
 }

@@ -135,7 +135,7 @@ fn a_branch_runs_once_its_condition_is_due_and_dies_with_it() {
             (Cache::key(b"next"), &b"next"[..])
         );
         assert!(!requested);
-        la.finish(condition, Some(condition_interesting), false);
+        la.finish(condition, Some(condition_interesting));
         assert_eq!(
             token.is_aborted(),
             !condition_interesting,
@@ -179,16 +179,16 @@ fn a_due_branch_preempts_a_bet_on_its_condition_failing() {
         la.announce_if(condition, vec![b"next".to_vec()]);
         assert!(token.is_aborted(), "the bet on failure was not preempted");
         assert_eq!(la.preempted(), 1);
-        la.finish(key, None, true);
+        la.finish(key, None);
         let (_, candidate, _, branch_token) = la.next(Cache::key).expect("the branch's run");
         assert_eq!(candidate, b"next", "the freed permit goes to the branch");
         // The condition fails after all: the branch dies, and the killed bet runs again.
-        la.finish(condition, Some(false), false);
+        la.finish(condition, Some(false));
         assert!(branch_token.is_aborted());
-        la.finish(Cache::key(b"next"), None, true);
+        la.finish(Cache::key(b"next"), None);
         let (key, candidate, requested, _) = la.next(Cache::key).expect("the bet again");
         assert_eq!((candidate.as_slice(), requested), (&b"later"[..], true));
-        la.finish(key, Some(true), true);
+        la.finish(key, Some(true));
         assert_eq!(
             bet.join().unwrap(),
             Answer::Known(true),
@@ -237,7 +237,7 @@ fn a_lost_bet_runs_on_until_its_permit_is_wanted() {
         // The next step tests the same candidate: it gets the answer of the run under way.
         let again = scope.spawn(|| la.request(Cache::key(b"a"), b"a", true, &|| false, &|_| {}));
         std::thread::sleep(Duration::from_millis(30));
-        la.finish(a, Some(true), true);
+        la.finish(a, Some(true));
         assert_eq!(again.join().unwrap(), Answer::Known(true));
         // A lost run whose permit another test wants is killed, and that test runs.
         lost.store(false, Ordering::SeqCst);
@@ -259,10 +259,10 @@ fn a_lost_bet_runs_on_until_its_permit_is_wanted() {
             eventually(|| c_token.is_aborted()),
             "the lost run keeps the permit"
         );
-        la.finish(c, None, true);
+        la.finish(c, None);
         let (d, candidate, _, _) = la.next(Cache::key).expect("the wanted run");
         assert_eq!(candidate, b"d");
-        la.finish(d, Some(false), true);
+        la.finish(d, Some(false));
         assert_eq!(wanted.join().unwrap(), Answer::Known(false));
     });
 }
@@ -281,10 +281,10 @@ fn a_run_a_test_waits_for_is_never_killed_to_make_room() {
         let second = scope.spawn(|| la.request(Cache::key(b"b"), b"b", false, &|| false, &|_| {}));
         std::thread::sleep(Duration::from_millis(50));
         assert!(!a_token.is_aborted());
-        la.finish(a, Some(true), true);
+        la.finish(a, Some(true));
         assert_eq!(first.join().unwrap(), Answer::Known(true));
         let (b, _, _, _) = la.next(Cache::key).expect("b's run");
-        la.finish(b, Some(false), true);
+        la.finish(b, Some(false));
         assert_eq!(second.join().unwrap(), Answer::Known(false));
     });
 }
@@ -315,7 +315,7 @@ fn a_run_that_lasts_is_assumed_interesting_and_a_wrong_assumption_is_reported() 
                 scope.spawn(|| la.request(Cache::key(b"b"), b"b", true, &|| false, &|_| {}));
             std::thread::sleep(Duration::from_millis(30));
             assert!(!a_token.is_aborted());
-            assert_eq!(la.finish(a, Some(interesting), true), !interesting);
+            assert_eq!(la.finish(a, Some(interesting)), !interesting);
             assert_eq!(
                 stop.load(Ordering::SeqCst),
                 !interesting,
@@ -328,7 +328,7 @@ fn a_run_that_lasts_is_assumed_interesting_and_a_wrong_assumption_is_reported() 
             assert_eq!(scale, if interesting { 1.0 } else { 2.0 });
             assert!(!stop.load(Ordering::SeqCst), "lowered for the replay");
             let (b, _, _, _) = la.next(Cache::key).expect("b's run");
-            la.finish(b, Some(false), true);
+            la.finish(b, Some(false));
             assert_eq!(other.join().unwrap(), Answer::Known(false));
         });
     }
@@ -381,7 +381,7 @@ fn a_due_run_is_waited_for_when_a_replay_would_cost_too_much() {
         let (a, _, _, _) = la.next(Cache::key).expect("a's run");
         std::thread::sleep(Duration::from_millis(50));
         assert!(!test.is_finished(), "no assumption");
-        la.finish(a, Some(true), true);
+        la.finish(a, Some(true));
         assert_eq!(test.join().unwrap(), Answer::Known(true));
     });
 }
