@@ -180,3 +180,103 @@ fn long_runs_are_assumed_interesting_and_the_result_stays() {
     assert_eq!(outputs[0], "KEEP\nMORE\n");
     assert_eq!(outputs[1], outputs[0]);
 }
+
+/// An oracle that logs `orig-start`, `orig-end` (its run on the original lasts `sleep`) and
+/// `cand` lines with nanosecond times, and whether the output existed during a candidate's
+/// run; interesting while line 7 is kept, and on the original iff `original_ok`.
+fn logging_case(original_ok: bool, sleep: &str) -> Dir {
+    let d = Dir::text_case(crate::util::numbers(1..41), "");
+    d.write("orig.txt", d.read("input.txt"));
+    let ok = if original_ok { 0 } else { 1 };
+    d.script(
+        "oracle.sh",
+        &format!(
+            r#"log={log}
+if cmp -s "$1" {orig}; then
+  echo "orig-start $(date +%s%N)" >> $log; sleep {sleep}; echo "orig-end $(date +%s%N)" >> $log
+  exit {ok}
+fi
+[ -e {out} ] && echo "out $(date +%s%N)" >> $log
+echo "cand $(date +%s%N)" >> $log
+grep -qx 7 "$1""#,
+            log = d.join("log").display(),
+            orig = d.join("orig.txt").display(),
+            out = d.join("input.reduced.txt").display(),
+        ),
+    );
+    d
+}
+
+/// The times logged with `what` by [`logging_case`]'s oracle.
+fn logged(d: &Dir, what: &str) -> Vec<u128> {
+    d.read_string("log")
+        .lines()
+        .filter_map(|l| l.strip_prefix(what)?.trim().parse().ok())
+        .collect()
+}
+
+#[test]
+fn the_original_is_checked_alongside_the_first_candidates() {
+    for jobs in ["1", "2"] {
+        let d = logging_case(true, "0.5");
+        d.reduce(&["-q", "--jobs", jobs]).expect_code(0);
+        assert_eq!(d.read_string("input.reduced.txt"), "7");
+        let end = logged(&d, "orig-end")[0];
+        let before = logged(&d, "cand").iter().filter(|&&t| t < end).count();
+        match jobs {
+            // One job: the check comes first.
+            "1" => assert_eq!(before, 0),
+            // Two: the other job runs candidates meanwhile...
+            _ => assert!(before >= 2, "{before} candidates ran during the check"),
+        }
+        // ...and the output is not written before the original has passed.
+        assert!(logged(&d, "out").iter().all(|&t| t > end));
+    }
+    // An original that is not interesting: the same error as with one job, nothing written.
+    let d = logging_case(false, "0.5");
+    d.reduce(&["-q", "--jobs", "2"])
+        .expect_code(5)
+        .expect_stderr("the oracle does not find the original input interesting (exit code 1)");
+    assert!(
+        !logged(&d, "cand").is_empty(),
+        "no candidate ran during the check"
+    );
+    assert_eq!(
+        d.entries(),
+        ["input.txt", "log", "oracle.sh", "orig.txt", "tmp"],
+        "no output, no resume state"
+    );
+    assert!(d.tmp_entries().is_empty());
+}
+
+#[test]
+fn an_interrupt_during_the_check_alongside_writes_nothing() {
+    use std::process::Stdio;
+    let d = logging_case(true, "5");
+    let child = d
+        .cmd()
+        .args(["--test", "oracle.sh", "--jobs", "2", "input.txt"])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    crate::util::wait_for(30, "candidates during the check", || {
+        std::fs::read_to_string(d.join("log")).is_ok_and(|l| l.matches("cand").count() >= 2)
+    });
+    crate::util::kill(&child, "INT");
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(130), "{stderr}");
+    assert!(
+        stderr.contains("interrupted before the reduction started; no output written"),
+        "{stderr}"
+    );
+    assert!(
+        logged(&d, "orig-end").is_empty(),
+        "the check was not cut short"
+    );
+    assert_eq!(
+        d.entries(),
+        ["input.txt", "log", "oracle.sh", "orig.txt", "tmp"],
+        "no output, no resume state"
+    );
+}

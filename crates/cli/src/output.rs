@@ -55,6 +55,8 @@ struct State {
     writing: bool,
     /// Flushes waiting: what is pending is written without waiting for the interval.
     flushing: usize,
+    /// Held: nothing is written, not even this start (see [`BestWriter::held`]).
+    held: Option<Vec<u8>>,
     closed: bool,
     error: Option<io::Error>,
 }
@@ -73,7 +75,7 @@ impl Shared {
         let mut state = self.lock();
         let mut last_start: Option<Instant> = None;
         loop {
-            if state.pending.is_some() {
+            if state.pending.is_some() && state.held.is_none() {
                 let due = last_start.map(|t| t + self.interval);
                 if let Some(wait) = due.and_then(|d| d.checked_duration_since(Instant::now())) {
                     if state.flushing == 0 && !state.closed {
@@ -118,7 +120,34 @@ impl BestWriter {
         initial: &[u8],
         mode: Option<fs::Permissions>,
     ) -> io::Result<BestWriter> {
-        BestWriter::with_write(path, initial, mode, Box::new(write_atomic), MIN_INTERVAL)
+        write_atomic(path, initial, mode.as_ref())?;
+        BestWriter::with_write(
+            path,
+            initial,
+            mode,
+            Box::new(write_atomic),
+            MIN_INTERVAL,
+            false,
+        )
+    }
+
+    /// A writer that writes nothing, not even `initial`, until [`BestWriter::release`]:
+    /// improvements are kept meanwhile (the newest smallest one). For a reduction that starts
+    /// before the original input is known to be interesting; dropped while held, it leaves
+    /// `path` untouched.
+    pub fn held(
+        path: &Path,
+        initial: &[u8],
+        mode: Option<fs::Permissions>,
+    ) -> io::Result<BestWriter> {
+        BestWriter::with_write(
+            path,
+            initial,
+            mode,
+            Box::new(write_atomic),
+            MIN_INTERVAL,
+            true,
+        )
     }
 
     fn with_write(
@@ -127,8 +156,8 @@ impl BestWriter {
         mode: Option<fs::Permissions>,
         write: WriteFn,
         interval: Duration,
+        held: bool,
     ) -> io::Result<BestWriter> {
-        write_atomic(path, initial, mode.as_ref())?;
         let shared = Arc::new(Shared {
             path: path.to_path_buf(),
             mode,
@@ -140,6 +169,7 @@ impl BestWriter {
                 pending: None,
                 writing: false,
                 flushing: 0,
+                held: held.then(|| initial.to_vec()),
                 closed: false,
                 error: None,
             }),
@@ -174,10 +204,30 @@ impl BestWriter {
         self.shared.lock().written_len
     }
 
+    /// Start writing (a [`BestWriter::held`] writer): the newest improvement offered so far,
+    /// or else the start, is written at once. Returns the error of that write.
+    pub fn release(&self) -> io::Result<()> {
+        {
+            let mut state = self.shared.lock();
+            let Some(initial) = state.held.take() else {
+                return Ok(());
+            };
+            state.pending.get_or_insert(initial);
+        }
+        self.flush();
+        match self.shared.lock().error.take() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
     /// Write what is pending now and wait until every improvement offered so far is written
-    /// (or failed to be).
+    /// (or failed to be); nothing while held.
     pub fn flush(&self) {
         let mut state = self.shared.lock();
+        if state.held.is_some() {
+            return;
+        }
         state.flushing += 1;
         self.shared.changed.notify_all();
         while state.pending.is_some() || state.writing {
@@ -279,7 +329,8 @@ mod tests {
             wait_go.lock().unwrap().recv().unwrap();
             write_atomic(path, bytes, mode)
         });
-        let w = BestWriter::with_write(&out, b"0123456789", None, write, MIN_INTERVAL).unwrap();
+        let w =
+            BestWriter::with_write(&out, b"0123456789", None, write, MIN_INTERVAL, false).unwrap();
         // Dropped before `w` if an assertion fails, so that the held write ends.
         let go = go;
         w.offer(b"01234567");
@@ -318,7 +369,7 @@ mod tests {
             write_atomic(path, bytes, mode)
         });
         let hour = Duration::from_secs(3600);
-        let w = BestWriter::with_write(&out, b"0123456789", None, write, hour).unwrap();
+        let w = BestWriter::with_write(&out, b"0123456789", None, write, hour, false).unwrap();
         // The first improvement is written at once.
         w.offer(b"01234567");
         assert_eq!(writes.recv().unwrap(), b"01234567");
@@ -338,5 +389,36 @@ mod tests {
         w.offer(b"01");
         drop(w);
         assert_eq!(fs::read(&out).unwrap(), b"01");
+    }
+
+    #[test]
+    fn a_held_writer_writes_nothing_until_released() {
+        let t = tempfile::tempdir().unwrap();
+        let out = t.path().join("x.reduced.c");
+        // Dropped while held: nothing is written, and nothing is left behind.
+        let w = BestWriter::held(&out, b"0123456789", None).unwrap();
+        w.offer(b"01234");
+        w.flush();
+        drop(w);
+        assert_eq!(fs::read_dir(t.path()).unwrap().count(), 0);
+        // Released: the newest smallest improvement is written at once, later ones as usual.
+        let w = BestWriter::held(&out, b"0123456789", None).unwrap();
+        w.offer(b"012345");
+        w.offer(b"0123");
+        assert!(!out.exists());
+        w.release().unwrap();
+        assert_eq!(fs::read(&out).unwrap(), b"0123");
+        w.offer(b"01");
+        w.flush();
+        assert_eq!(fs::read(&out).unwrap(), b"01");
+        drop(w);
+        // Released without improvements: the start is written.
+        let w = BestWriter::held(&out, b"0123456789", None).unwrap();
+        w.release().unwrap();
+        assert_eq!(fs::read(&out).unwrap(), b"0123456789");
+        // A release that cannot write says so.
+        let bad = t.path().join("missing").join("out.c");
+        let w = BestWriter::held(&bad, b"0123456789", None).unwrap();
+        assert!(w.release().is_err());
     }
 }

@@ -21,7 +21,7 @@ use crate::output;
 /// Bumped when the meaning of a field changes; another version is not resumed.
 const VERSION: u32 = 1;
 
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct State {
     pub version: u32,
     /// The input's absolute path and SHA3-256 (hex).

@@ -58,6 +58,9 @@ pub struct Judge {
     last_start_error: Mutex<Option<String>>,
     records: Mutex<Vec<PassRecord>>,
     lookahead: Mutex<Option<Arc<Lookahead>>>,
+    /// Permits of `jobs` held by oracle runs made outside the judge (see
+    /// [`Judge::reserve_permit`]); changed and read under `lookahead`'s lock.
+    reserved: AtomicUsize,
     /// The syntax filter's recent verdicts (see [`Judge::filter_keeps`]).
     screened: Mutex<HashMap<crate::cache::Key, bool>>,
     /// What the oracle said of a call of a function declared nowhere (see
@@ -134,6 +137,7 @@ impl Judge {
             last_start_error: Mutex::new(None),
             records: Mutex::new(Vec::new()),
             lookahead: Mutex::new(None),
+            reserved: AtomicUsize::new(0),
             screened: Mutex::new(HashMap::new()),
             calls_refer: Mutex::new(None),
         }
@@ -312,8 +316,14 @@ impl Judge {
         if jobs <= 1 || self.lookahead().is_some() {
             return body();
         }
-        let la = Arc::new(Lookahead::with_stop(jobs, Arc::clone(&self.cancelled)));
-        *lock(&self.lookahead) = Some(Arc::clone(&la));
+        let la = {
+            let mut slot = lock(&self.lookahead);
+            let held = self.reserved.load(Ordering::SeqCst).min(jobs - 1);
+            let la = Lookahead::with_stop(jobs, held, Arc::clone(&self.cancelled));
+            let la = Arc::new(la);
+            *slot = Some(Arc::clone(&la));
+            la
+        };
         let out = std::thread::scope(|scope| {
             for _ in 0..jobs {
                 let la = Arc::clone(&la);
@@ -333,6 +343,27 @@ impl Judge {
             .fetch_add(la.assumptions(), Ordering::Relaxed);
         *lock(&self.lookahead) = None;
         out
+    }
+
+    /// Hold one of the `jobs` permits for an oracle run made outside the judge, until
+    /// [`Judge::release_permit`]: the CLI checks the original input alongside the first
+    /// candidates (with `jobs` above 1), and the reduction runs one candidate fewer at a time
+    /// meanwhile, so no more than `jobs` oracle runs are ever under way. Call it before the
+    /// reduction starts; at most `jobs - 1` permits are held.
+    pub fn reserve_permit(&self) {
+        let _slot = lock(&self.lookahead);
+        self.reserved.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// Give back a permit of [`Judge::reserve_permit`]: a reduction under way gets a worker
+    /// more at once.
+    pub fn release_permit(&self) {
+        let slot = lock(&self.lookahead);
+        let n = self.reserved.load(Ordering::SeqCst);
+        self.reserved.store(n.saturating_sub(1), Ordering::SeqCst);
+        if let Some(la) = slot.as_ref().filter(|_| n > 0) {
+            la.release_held();
+        }
     }
 
     /// A lookahead worker: test announced candidates until stopped.

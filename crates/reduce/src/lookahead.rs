@@ -93,6 +93,9 @@ struct State {
     /// How many runs [`preempt`] killed.
     preemptions: u64,
     free: usize,
+    /// Permits held by oracle runs outside the lookahead (`Judge::reserve_permit`), not in
+    /// `free` until [`Lookahead::release_held`].
+    held: usize,
     stopped: bool,
     /// Assumed runs still under way, by unit.
     outstanding: BTreeMap<u64, usize>,
@@ -140,11 +143,15 @@ const BRANCH_LIMIT: usize = 4;
 impl Lookahead {
     #[cfg(test)]
     pub fn new(jobs: usize) -> Lookahead {
-        Lookahead::with_stop(jobs, Arc::new(AtomicBool::new(false)))
+        Lookahead::with_stop(jobs, 0, Arc::new(AtomicBool::new(false)))
     }
 
-    /// A lookahead that raises `stop` when an assumption fails (see *Assumptions*).
-    pub fn with_stop(jobs: usize, stop: Arc<AtomicBool>) -> Lookahead {
+    /// A lookahead with `jobs` permits, `held` of them taken by oracle runs outside it until
+    /// [`Lookahead::release_held`], that raises `stop` when an assumption fails (see
+    /// *Assumptions*).
+    pub fn with_stop(jobs: usize, held: usize, stop: Arc<AtomicBool>) -> Lookahead {
+        let jobs = jobs.max(1);
+        let held = held.min(jobs - 1);
         Lookahead {
             state: Mutex::new(State {
                 queue: VecDeque::new(),
@@ -155,7 +162,8 @@ impl Lookahead {
                 wanted: HashMap::new(),
                 preempted: HashSet::new(),
                 preemptions: 0,
-                free: jobs.max(1),
+                free: jobs - held,
+                held,
                 stopped: false,
                 outstanding: BTreeMap::new(),
                 failed: None,
@@ -166,6 +174,17 @@ impl Lookahead {
             changed: Condvar::new(),
             stop,
         }
+    }
+
+    /// One of the permits held outside comes free (if any is held).
+    pub fn release_held(&self) {
+        let mut s = lock(&self.state);
+        if s.held > 0 {
+            s.held -= 1;
+            s.free += 1;
+        }
+        drop(s);
+        self.changed.notify_all();
     }
 
     /// Replace the queue of announced candidates.

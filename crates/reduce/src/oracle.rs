@@ -21,6 +21,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{ChildStderr, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -245,6 +246,7 @@ impl CommandOracleBuilder {
         Ok(CommandOracle {
             program,
             timeout: Mutex::new(self.timeout),
+            timeout_pending: AtomicBool::new(false),
             dirs: RunDirs::new(temp_root, self.file_name.clone()),
             watchdog: self.watchdog.clone(),
             launcher,
@@ -292,6 +294,8 @@ pub struct CommandOracle {
     program: PathBuf,
     /// Changeable while runs are under way (the CLI derives it from the original's run).
     timeout: Mutex<Option<Duration>>,
+    /// The timeout is not known yet (see [`CommandOracle::set_timeout_pending`]).
+    timeout_pending: AtomicBool,
     /// The runs' private directories (under the temporary root).
     dirs: RunDirs,
     watchdog: Option<Arc<Watchdog>>,
@@ -312,9 +316,18 @@ impl CommandOracle {
         *self.timeout.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Change the per-run timeout of the runs started from now on (`None`: wait forever).
+    /// Change the per-run timeout of the runs started from now on, and of the runs started
+    /// while it was pending (`None`: wait forever).
     pub fn set_timeout(&self, timeout: Option<Duration>) {
         *self.timeout.lock().unwrap_or_else(|e| e.into_inner()) = timeout;
+        self.timeout_pending.store(false, Ordering::SeqCst);
+    }
+
+    /// The timeout is not known yet (the CLI derives it from the original's run, which runs
+    /// alongside the first candidates): the runs started until [`CommandOracle::set_timeout`]
+    /// get the timeout it sets, counted from their own start.
+    pub fn set_timeout_pending(&self) {
+        self.timeout_pending.store(true, Ordering::SeqCst);
     }
 
     /// Run once and keep the exit code and the first lines of stderr.
@@ -435,35 +448,31 @@ impl CommandOracle {
     /// Wait until the child has exited, without reaping it. Kills its group at the timeout
     /// and then returns true.
     fn wait_exited(&self, pid: Pid, start: Instant) -> bool {
-        let deadline = self.timeout().map(|t| start + t);
-        if self.use_pidfd {
-            if let Ok(fd) = pidfd_open(pid, PidfdFlags::empty()) {
-                return wait_pidfd(&fd, pid, deadline);
+        let pidfd = match self.use_pidfd {
+            true => pidfd_open(pid, PidfdFlags::empty()).ok(),
+            false => None,
+        };
+        let exited_by = |deadline| match &pidfd {
+            Some(fd) => poll_exited(fd, pid, deadline),
+            None => sleep_until_exited(pid, deadline),
+        };
+        // Look again at the timeout now and then until it is known.
+        while self.timeout_pending.load(Ordering::SeqCst) {
+            if exited_by(Some(Instant::now() + PENDING_POLL)) {
+                return false;
             }
         }
-        wait_sleeping(pid, deadline)
+        if exited_by(self.timeout().map(|t| start + t)) {
+            return false;
+        }
+        let _ = kill_process_group(pid, Signal::KILL);
+        exited_by(None);
+        true
     }
 }
 
-/// Wait for `pid` to exit; at `deadline`, kill its group, wait, and return true (timed out).
-fn wait_pidfd(fd: &rustix::fd::OwnedFd, pid: Pid, deadline: Option<Instant>) -> bool {
-    if poll_exited(fd, pid, deadline) {
-        return false;
-    }
-    let _ = kill_process_group(pid, Signal::KILL);
-    poll_exited(fd, pid, None);
-    true
-}
-
-/// [`wait_pidfd`] without pidfd.
-fn wait_sleeping(pid: Pid, deadline: Option<Instant>) -> bool {
-    if sleep_until_exited(pid, deadline) {
-        return false;
-    }
-    let _ = kill_process_group(pid, Signal::KILL);
-    sleep_until_exited(pid, None);
-    true
-}
+/// How often a run started while the timeout was pending looks whether it is known.
+const PENDING_POLL: Duration = Duration::from_millis(50);
 
 /// A signal for [`signal_group`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -9,7 +9,7 @@ mod summary;
 
 use std::fs;
 use std::io;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
@@ -59,7 +59,7 @@ pub(crate) struct Reduction {
     interrupted: Arc<AtomicBool>,
     judge: Arc<OnceLock<Arc<Judge>>>,
     /// Oracle runs done outside the Judge (original check, --verify).
-    extra_runs: u64,
+    extra_runs: Arc<AtomicU64>,
     /// What the reduction starts from: the input, or the output file with `--resume`.
     start: Vec<u8>,
     resumed: bool,
@@ -89,7 +89,7 @@ impl Reduction {
             progress,
             interrupted: Arc::new(AtomicBool::new(false)),
             judge: Arc::default(),
-            extra_runs: 0,
+            extra_runs: Arc::default(),
             start: Vec::new(),
             resumed: false,
             confirm: OnceLock::new(),
@@ -119,10 +119,14 @@ impl Reduction {
                 self.resumed = true;
             }
             None => {
-                self.check_original_runs()?;
+                if !self.check_alongside() {
+                    self.check_original_runs(true)?;
+                }
                 self.start = self.input.clone();
             }
         }
+        // Checked alongside the reduction's first candidates (see `check_alongside`).
+        let alongside = !self.resumed && self.check_alongside();
         if self.interrupted.load(Ordering::SeqCst) {
             self.progress.finish();
             self.progress
@@ -138,23 +142,15 @@ impl Reduction {
                 (Some(tree), Some(parse))
             }
         };
-        let state = resume::State {
-            timeout_seconds: self.oracle.timeout().map(|t| t.as_secs_f64()),
-            ..fresh
-        };
-        resume::save(&self.plan.output, &state).map_err(|e| {
-            Fatal::new(
-                exit::OUTPUT,
-                format!(
-                    "cannot write {}: {e}",
-                    resume::state_path(&self.plan.output).display()
-                ),
-            )
-        })?;
         let mode = fs::metadata(&self.args.input).ok().map(|m| m.permissions());
-        let writer = BestWriter::create(&self.plan.output, &self.start, mode)
-            .map_err(|e| self.output_error(e))?;
-        let writer = Arc::new(writer);
+        let writer = if alongside {
+            // Nothing is written before the original is known to be interesting.
+            BestWriter::held(&self.plan.output, &self.start, mode)
+        } else {
+            self.save_state(&fresh)?;
+            BestWriter::create(&self.plan.output, &self.start, mode)
+        };
+        let writer = Arc::new(writer.map_err(|e| self.output_error(e))?);
         // The syntax filter parses candidates against the current best text's tree.
         let syntax: Option<Arc<SyntaxFilter>> = match (&tree, parse) {
             (Some(tree), Some(parse)) if !self.args.no_syntax_filter => {
@@ -175,14 +171,15 @@ impl Reduction {
         let on_improvement: OnImprovement = {
             let writer = Arc::clone(&writer);
             let (trace, judge) = (Arc::clone(&self.trace), Arc::clone(&self.judge));
-            let extra_runs = self.extra_runs;
+            let extra_runs = Arc::clone(&self.extra_runs);
             Box::new(move |candidate: &[u8]| {
                 writer.offer(candidate);
                 if let Some(syntax) = &syntax {
                     syntax.rebase(candidate);
                 }
                 let runs = judge.get().map_or(0, |j| j.stats().oracle_runs);
-                trace.record(runs + extra_runs, report::non_whitespace_chars(candidate));
+                let extra = extra_runs.load(Ordering::SeqCst);
+                trace.record(runs + extra, report::non_whitespace_chars(candidate));
             })
         };
         let confirm = Arc::new(Confirm::new(
@@ -203,7 +200,33 @@ impl Reduction {
             judge.cancel();
         }
 
-        let result = self.reduce_with_progress(&judge, tree, &writer);
+        if alongside {
+            // The check's run holds one of the --jobs permits, and the timeout derived from it
+            // applies to the runs started before it is known.
+            judge.reserve_permit();
+            if self.args.timeout.is_none() {
+                self.oracle.set_timeout_pending();
+            }
+        }
+        let (result, checked) = std::thread::scope(|s| {
+            let check = alongside.then(|| s.spawn(|| self.check_beside(&judge, &writer, &fresh)));
+            let result = self.reduce_with_progress(&judge, tree, &writer);
+            let checked = check.map(|c| c.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
+            (result, checked)
+        });
+        match checked {
+            Some(Err(e)) => {
+                self.progress.finish();
+                return Err(e);
+            }
+            Some(Ok(false)) => {
+                self.progress.finish();
+                self.progress
+                    .say("interrupted before the reduction started; no output written");
+                return Ok(exit::INTERRUPTED);
+            }
+            Some(Ok(true)) | None => {}
+        }
         let interrupted = self.interrupted.load(Ordering::SeqCst);
         // The improvements found last may still be on their way to the file.
         writer.flush();
@@ -227,7 +250,7 @@ impl Reduction {
             self.progress
                 .update("verifying", self.snapshot(output.len(), Some(&judge)));
             let report = self.oracle.run_report(&output);
-            self.extra_runs += 1;
+            self.extra_runs.fetch_add(1, Ordering::SeqCst);
             verify = Some(report);
         }
         let interrupted = self.interrupted.load(Ordering::SeqCst);
@@ -270,6 +293,24 @@ impl Reduction {
             eprintln!("treedd: {}", summary(&stats, &self.plan.output));
         }
         Ok(exit::SUCCESS)
+    }
+
+    /// Save what `--resume` needs (the timeout in effect) beside the output.
+    fn save_state(&self, fresh: &resume::State) -> anyhow::Result<()> {
+        let state = resume::State {
+            timeout_seconds: self.oracle.timeout().map(|t| t.as_secs_f64()),
+            ..fresh.clone()
+        };
+        resume::save(&self.plan.output, &state).map_err(|e| {
+            Fatal::new(
+                exit::OUTPUT,
+                format!(
+                    "cannot write {}: {e}",
+                    resume::state_path(&self.plan.output).display()
+                ),
+            )
+            .into()
+        })
     }
 
     /// Run the algorithm while a ticker thread refreshes the progress display.
@@ -476,7 +517,9 @@ impl Reduction {
         let stats = judge.map(Judge::stats).unwrap_or_default();
         Snapshot {
             size,
-            oracle_runs: stats.oracle_runs + self.extra_runs + self.confirm_runs(),
+            oracle_runs: stats.oracle_runs
+                + self.extra_runs.load(Ordering::SeqCst)
+                + self.confirm_runs(),
             cache_hits: stats.cache_hits,
         }
     }

@@ -55,7 +55,7 @@ impl Reduction {
             self.snapshot(best.len(), None),
         );
         let report = self.oracle.run_report(&best);
-        self.extra_runs += 1;
+        self.extra_runs.fetch_add(1, Ordering::SeqCst);
         if self.interrupted.load(Ordering::SeqCst) {
             return Ok(None);
         }

@@ -393,3 +393,56 @@ fn a_failed_assumption_is_replayed_and_every_step_sees_the_oracles_answers() {
     assert!(stats.replays >= 1, "{stats:?}");
     assert!(stats.assumed >= 2, "yes4 and slowno at least: {stats:?}");
 }
+
+#[test]
+fn a_reserved_permit_keeps_the_runs_under_jobs_until_it_is_released() {
+    // Each run lasts 20 ms; RUNNING counts the runs under way, MOST the most at once before
+    // and after the release.
+    use std::sync::atomic::AtomicUsize;
+    static RUNNING: AtomicUsize = AtomicUsize::new(0);
+    static MOST: [AtomicUsize; 2] = [AtomicUsize::new(0), AtomicUsize::new(0)];
+    static RELEASED: AtomicBool = AtomicBool::new(false);
+    static STARTED: AtomicUsize = AtomicUsize::new(0);
+    let oracle = FnOracle::new(|c: &[u8]| {
+        STARTED.fetch_add(1, Ordering::SeqCst);
+        let now = RUNNING.fetch_add(1, Ordering::SeqCst) + 1;
+        let phase = usize::from(RELEASED.load(Ordering::SeqCst));
+        MOST[phase].fetch_max(now, Ordering::SeqCst);
+        std::thread::sleep(Duration::from_millis(20));
+        RUNNING.fetch_sub(1, Ordering::SeqCst);
+        c.contains(&7) && c.contains(&40)
+    });
+    let judge = Judge::new(Box::new(oracle), JudgeOptions::default());
+    judge.reserve_permit();
+    let candidate = |kept: &[usize]| kept.iter().map(|&k| k as u8).collect::<Vec<u8>>();
+    let test = |kept: &[usize]| judge.test(&candidate(kept));
+    let ahead = crate::session::JudgeAhead {
+        judge: &judge,
+        candidate: &candidate,
+        then: None,
+    };
+    let opts = DdminOptions {
+        jobs: 3,
+        ..DdminOptions::default()
+    };
+    let kept = std::thread::scope(|s| {
+        s.spawn(|| {
+            // Released after 8 runs (about 80 ms), long before ddmin is done.
+            while STARTED.load(Ordering::SeqCst) < 8 {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            RELEASED.store(true, Ordering::SeqCst);
+            judge.release_permit();
+        });
+        judge.with_lookahead(3, || {
+            crate::ddmin::ddmin_indices_ahead(64, &test, &opts, Some(&ahead))
+        })
+    });
+    assert_eq!(kept, vec![7, 40]);
+    assert_eq!(
+        MOST[0].load(Ordering::SeqCst),
+        2,
+        "2 of 3 permits before the release"
+    );
+    assert_eq!(MOST[1].load(Ordering::SeqCst), 3, "all 3 after it");
+}

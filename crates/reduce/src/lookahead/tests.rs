@@ -297,7 +297,7 @@ fn a_run_that_lasts_is_assumed_interesting_and_a_wrong_assumption_is_reported() 
     use std::sync::Arc;
     for interesting in [true, false] {
         let stop = Arc::new(AtomicBool::new(false));
-        let la = Lookahead::with_stop(1, Arc::clone(&stop));
+        let la = Lookahead::with_stop(1, 0, Arc::clone(&stop));
         // Past about 1.5 ms a run is very probably interesting.
         super::lock(&la.state).durations = durations(&[50, 55, 60], &[1, 1, 1]);
         std::thread::scope(|scope| {

@@ -97,6 +97,40 @@ fn large_stdout_does_not_block() {
 }
 
 #[test]
+fn runs_started_while_the_timeout_is_pending_get_the_timeout_set_later() {
+    let t = tempfile::tempdir().unwrap();
+    // Built with a timeout of 20 s, which the runs would get without the pending timeout.
+    for use_pidfd in [true, false] {
+        let mut o2 = oracle(t.path(), "sleep 30");
+        o2.use_pidfd = use_pidfd;
+        o2.set_timeout_pending();
+        let start = Instant::now();
+        let outcome = std::thread::scope(|s| {
+            let run = s.spawn(|| o2.run(b""));
+            std::thread::sleep(Duration::from_millis(200));
+            // Known now: 300 ms from the run's own start, so it is over at once.
+            o2.set_timeout(Some(Duration::from_millis(300)));
+            run.join().unwrap()
+        });
+        assert_eq!(outcome, Outcome::TimedOut);
+        let took = start.elapsed();
+        assert!(
+            took < Duration::from_secs(5),
+            "the run went on for {took:?}, past the timeout set while it ran"
+        );
+    }
+    // A pending timeout that ends as "none": the run ends on its own.
+    let o = oracle(t.path(), "sleep 0.3");
+    o.set_timeout_pending();
+    std::thread::scope(|s| {
+        let run = s.spawn(|| o.run(b""));
+        std::thread::sleep(Duration::from_millis(100));
+        o.set_timeout(None);
+        assert_eq!(run.join().unwrap(), Outcome::Interesting);
+    });
+}
+
+#[test]
 fn timeout_kills_group() {
     let t = tempfile::tempdir().unwrap();
     let pidfile = t.path().join("pid");
