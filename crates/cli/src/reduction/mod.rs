@@ -262,7 +262,7 @@ impl Reduction {
         let stats = self.stats_report(&judge, &output, interrupted, verified);
         if let Some(path) = &self.args.stats {
             let json = serde_json::to_string_pretty(&stats)?;
-            output::write_atomic(path, format!("{json}\n").as_bytes(), None).map_err(|e| {
+            output::write_report(path, format!("{json}\n").as_bytes()).map_err(|e| {
                 Fatal::new(
                     exit::OUTPUT,
                     format!("cannot write stats {}: {e}", path.display()),
