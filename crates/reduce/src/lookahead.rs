@@ -125,7 +125,14 @@ pub(crate) enum Answer {
 
 pub(crate) struct Lookahead {
     state: Mutex<State>,
+    /// Signalled for the tests waiting in [`Lookahead::request`], [`Lookahead::announce_if`]
+    /// and [`Lookahead::settle`]: a run started or ended, a bet was won, a main request.
     changed: Condvar,
+    /// Signalled for the workers waiting in [`Lookahead::next`]: something to run, or a
+    /// permit free. Two condition variables, so that an answer does not wake every idle
+    /// worker and an announcement no waiting test (with `--jobs 2` on JRTS, futex wake-ups
+    /// and the context switches they cause were about 15% of treedd's CPU).
+    work: Condvar,
     /// The algorithm's stop flag, raised (under the state's lock) by a misprediction.
     stop: Arc<AtomicBool>,
 }
@@ -172,6 +179,7 @@ impl Lookahead {
                 assume_scale: 1.0,
             }),
             changed: Condvar::new(),
+            work: Condvar::new(),
             stop,
         }
     }
@@ -184,6 +192,7 @@ impl Lookahead {
             s.free += 1;
         }
         drop(s);
+        self.work.notify_one();
         self.changed.notify_all();
     }
 
@@ -192,7 +201,7 @@ impl Lookahead {
         let mut s = lock(&self.state);
         s.queue = candidates.into_iter().take(QUEUE_LIMIT).collect();
         drop(s);
-        self.changed.notify_all();
+        self.work.notify_all();
     }
 
     /// A bet on success: `candidates` are what the algorithm tests next if `condition` is
@@ -216,7 +225,7 @@ impl Lookahead {
         let queue: VecDeque<Vec<u8>> = candidates.into_iter().take(QUEUE_LIMIT).collect();
         let worth = !queue.is_empty();
         s.branches.push((condition, queue));
-        self.changed.notify_all();
+        self.work.notify_all();
         while worth && !s.stopped && s.free == 0 && !s.requests.iter().any(|r| r.2) {
             let Some(after) = s.durations.win_after() else {
                 break;
@@ -332,7 +341,11 @@ impl Lookahead {
                 None if !queued || requeue => {
                     s.requests.push_back((key, candidate.to_vec(), main));
                     queued = true;
-                    self.changed.notify_all();
+                    self.work.notify_one();
+                    if main {
+                        // A branch waiting for a permit gives way (`announce_if`).
+                        self.changed.notify_all();
+                    }
                     continue;
                 }
                 // Run and ended without an answer (cancelled, or failed to start).
@@ -425,6 +438,8 @@ impl Lookahead {
             }
         }
         drop(s);
+        // The worker that ran it asks for its next run itself; another may take the permit.
+        self.work.notify_one();
         self.changed.notify_all();
         mispredicted
     }
@@ -499,7 +514,11 @@ impl Lookahead {
                     return Some(start(&mut s, key, candidate, false, None));
                 }
             }
-            s = self.wait(s, timeout);
+            s = self
+                .work
+                .wait_timeout(s, timeout)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
         }
     }
 
@@ -518,6 +537,7 @@ impl Lookahead {
         s.requests.clear();
         s.preempted.clear();
         drop(s);
+        self.work.notify_all();
         self.changed.notify_all();
     }
 
