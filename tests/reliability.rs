@@ -237,13 +237,17 @@ fn resume_checks_options_and_output() {
 fn check_original_catches_a_flaky_oracle() {
     let d = Dir::new();
     d.write("input.txt", numbers(0..4));
+    d.write("orig.txt", numbers(0..4));
     let count = d.join("count");
-    // Interesting twice, then not, then again...
+    // On the original: interesting twice, then not, then again... (its runs alone are
+    // counted: with more than one job, candidates run alongside the check).
     d.script(
         "flaky.sh",
         &format!(
-            r#"n=$(cat {c} 2>/dev/null || echo 0); echo $((n+1)) > {c}; test $((n % 3)) -ne 2"#,
-            c = count.display()
+            r#"cmp -s "$1" {o} || exit 1
+n=$(cat {c} 2>/dev/null || echo 0); echo $((n+1)) > {c}; test $((n % 3)) -ne 2"#,
+            c = count.display(),
+            o = d.join("orig.txt").display()
         ),
     );
     d.run(&["--test", "flaky.sh", "--check-original", "5", "input.txt"])
