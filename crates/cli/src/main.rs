@@ -86,6 +86,11 @@ fn run() -> anyhow::Result<u8> {
         None => std::env::temp_dir(),
     };
     let (scratch, watchdog) = guard::start(&root)?;
+    // Every oracle run inherits the marker the watchdog finds them by, instead of each spawn
+    // copying the environment to add it (see `CommandOracle`). No other thread exists yet, so
+    // nothing reads the environment meanwhile; /proc/PID/environ shows the environment treedd
+    // was started with, so the watchdog's scan does not take treedd itself for an oracle.
+    std::env::set_var(treedd_reduce::reaper::MARKER_VAR, watchdog.marker());
     let oracle = build_oracle(&args, scratch.path(), watchdog)?;
     let code = Reduction::new(args, plan, input, oracle).run();
     // Removed here on every way out but `exit`; the watchdog, or the next run, removes it then.
