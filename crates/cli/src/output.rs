@@ -10,7 +10,9 @@
 //! improvement (about 170 on the 13 JRTS reductions). Improvements found while a write is under
 //! way replace one another, so only the newest is written next, and writes are at least
 //! [`MIN_INTERVAL`] apart: improvements often come tens of milliseconds apart, and each write's
-//! `fdatasync` was 5-11% of treedd's own CPU (perf, JRTS and c-ice). [`BestWriter::flush`] and
+//! `fdatasync` was 5-11% of treedd's own CPU (perf, JRTS and c-ice); 100 ms apart they were still
+//! 9% on JRTS (18 synced writes in one reduction of 1.2 s), and 500 ms apart took treedd's CPU
+//! on the 13 JRTS reductions from 0.28-0.29 s to 0.26-0.27 s. [`BestWriter::flush`] and
 //! [`BestWriter::finish`] write what is pending at once and wait for it; a SIGKILL can only
 //! lose the improvements of the last [`MIN_INTERVAL`], never the file (it then holds an
 //! earlier one).
@@ -23,7 +25,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// The shortest time between the starts of two writes of improvements (flushes excepted).
-pub const MIN_INTERVAL: Duration = Duration::from_millis(100);
+pub const MIN_INTERVAL: Duration = Duration::from_millis(500);
 
 type WriteFn = Box<dyn Fn(&Path, &[u8], Option<&fs::Permissions>) -> io::Result<()> + Send + Sync>;
 
