@@ -208,8 +208,15 @@ impl BestWriter {
     }
 
     /// Size of what the output file holds now.
+    #[cfg(test)]
     pub fn best_len(&self) -> usize {
         self.shared.lock().written_len
+    }
+
+    /// Size of the smallest candidate offered: the best found so far, on disk within
+    /// [`MIN_INTERVAL`] (what the progress display shows).
+    pub fn found_len(&self) -> usize {
+        self.shared.lock().offered_len
     }
 
     /// Start writing (a [`BestWriter::held`] writer): the newest improvement offered so far,
@@ -410,6 +417,9 @@ mod tests {
         // The next ones wait for the interval, the newer replacing the older...
         w.offer(b"012345");
         w.offer(b"0123");
+        // The display shows the best found; the file does not hold it yet.
+        assert_eq!(w.found_len(), 4);
+        assert!(w.best_len() > 4);
         assert!(writes.recv_timeout(Duration::from_millis(300)).is_err());
         assert_eq!(fs::read(&out).unwrap(), b"01234567");
         // ...unless a flush asks for them: then only the newest is written, at once.

@@ -336,7 +336,7 @@ impl Reduction {
                     let phase = judge.phase();
                     let phase = if phase.is_empty() { &fallback } else { &phase };
                     self.progress
-                        .update(phase, self.snapshot(writer.best_len(), Some(judge)));
+                        .update(phase, self.snapshot(writer.found_len(), Some(judge)));
                     std::thread::park_timeout(Duration::from_millis(250));
                 }
             });
