@@ -267,7 +267,7 @@ fn an_interrupt_during_the_check_alongside_writes_nothing() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(130), "{stderr}");
     assert!(
-        stderr.contains("interrupted before the reduction started; no output written"),
+        stderr.contains("interrupted during the check of the input; no output written"),
         "{stderr}"
     );
     assert!(

@@ -222,7 +222,7 @@ impl Reduction {
             Some(Ok(false)) => {
                 self.progress.finish();
                 self.progress
-                    .say("interrupted before the reduction started; no output written");
+                    .say("interrupted during the check of the input; no output written");
                 return Ok(exit::INTERRUPTED);
             }
             Some(Ok(true)) | None => {}
