@@ -50,9 +50,7 @@ struct Shared {
 struct State {
     /// Size of the smallest candidate offered (written, being written or waiting).
     offered_len: usize,
-    /// Size of what the output file holds.
-    written_len: usize,
-    /// What this writer last wrote there (none while held).
+    /// What the output file holds: what this writer last wrote there (none while held).
     written: Option<Vec<u8>>,
     /// The newest improvement not yet being written.
     pending: Option<Vec<u8>>,
@@ -102,10 +100,7 @@ impl Shared {
                 state = self.lock();
                 state.writing = false;
                 match result {
-                    Ok(()) => {
-                        state.written_len = bytes.len();
-                        state.written = Some(bytes);
-                    }
+                    Ok(()) => state.written = Some(bytes),
                     Err(e) => {
                         state.error.get_or_insert(e);
                     }
@@ -172,7 +167,6 @@ impl BestWriter {
             interval,
             state: Mutex::new(State {
                 offered_len: initial.len(),
-                written_len: initial.len(),
                 pending: None,
                 writing: false,
                 flushing: 0,
@@ -210,7 +204,7 @@ impl BestWriter {
     /// Size of what the output file holds now.
     #[cfg(test)]
     pub fn best_len(&self) -> usize {
-        self.shared.lock().written_len
+        self.shared.lock().written.as_ref().map_or(0, Vec::len)
     }
 
     /// Size of the smallest candidate offered: the best found so far, on disk within
@@ -266,7 +260,6 @@ impl BestWriter {
             (self.shared.write)(&self.shared.path, result, self.shared.mode.as_ref())?;
             state.written = Some(result.to_vec());
         }
-        state.written_len = result.len();
         state.offered_len = result.len();
         Ok(())
     }
@@ -322,7 +315,19 @@ fn replace(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::mpsc;
     use std::time::Duration;
+
+    /// A write that reports the bytes of each write on the channel, then writes them.
+    fn reported_write() -> (WriteFn, mpsc::Receiver<Vec<u8>>) {
+        let (wrote, writes) = mpsc::channel();
+        let wrote = Mutex::new(wrote);
+        let write: WriteFn = Box::new(move |path, bytes, mode| {
+            wrote.lock().unwrap().send(bytes.to_vec()).unwrap();
+            write_atomic(path, bytes, mode)
+        });
+        (write, writes)
+    }
 
     #[test]
     fn only_smaller_candidates_replace_the_output() {
@@ -358,7 +363,6 @@ mod tests {
 
     #[test]
     fn offers_do_not_wait_for_a_write_and_the_newest_is_written_next() {
-        use std::sync::mpsc;
         let t = tempfile::tempdir().unwrap();
         let out = t.path().join("x.reduced.c");
         // A write that waits for the test's go-ahead, and reports what it writes.
@@ -400,15 +404,9 @@ mod tests {
 
     #[test]
     fn improvements_closer_than_the_interval_are_written_once_and_a_flush_does_not_wait() {
-        use std::sync::mpsc;
         let t = tempfile::tempdir().unwrap();
         let out = t.path().join("x.reduced.c");
-        let (wrote, writes) = mpsc::channel::<Vec<u8>>();
-        let wrote = Mutex::new(wrote);
-        let write: WriteFn = Box::new(move |path, bytes, mode| {
-            wrote.lock().unwrap().send(bytes.to_vec()).unwrap();
-            write_atomic(path, bytes, mode)
-        });
+        let (write, writes) = reported_write();
         let hour = Duration::from_secs(3600);
         let w = BestWriter::with_write(&out, b"0123456789", None, write, hour, false).unwrap();
         // The first improvement is written at once.
@@ -470,21 +468,16 @@ mod tests {
     fn the_final_result_is_not_written_again_when_the_file_holds_it() {
         let t = tempfile::tempdir().unwrap();
         let out = t.path().join("x.reduced.c");
-        let writes = Arc::new(Mutex::new(Vec::<Vec<u8>>::new()));
-        let log = Arc::clone(&writes);
-        let write: WriteFn = Box::new(move |path, bytes, mode| {
-            log.lock().unwrap().push(bytes.to_vec());
-            write_atomic(path, bytes, mode)
-        });
+        let (write, writes) = reported_write();
         let w =
             BestWriter::with_write(&out, b"0123456789", None, write, MIN_INTERVAL, false).unwrap();
         w.offer(b"0123");
         w.finish(b"0123").unwrap();
-        assert_eq!(*writes.lock().unwrap(), [b"0123".to_vec()]);
+        assert_eq!(writes.try_iter().collect::<Vec<_>>(), [b"0123".to_vec()]);
         // A result that differs from what the file holds is written, even if not smaller.
         w.finish(b"01234").unwrap();
         assert_eq!(fs::read(&out).unwrap(), b"01234");
-        assert_eq!(writes.lock().unwrap().len(), 2);
+        assert_eq!(writes.try_iter().count(), 1);
         // Removed meanwhile: written again.
         fs::remove_file(&out).unwrap();
         w.finish(b"01234").unwrap();

@@ -318,7 +318,7 @@ impl Judge {
         }
         let la = {
             let mut slot = lock(&self.lookahead);
-            let held = self.reserved.load(Ordering::SeqCst).min(jobs - 1);
+            let held = self.reserved.load(Ordering::SeqCst);
             let la = Lookahead::with_stop(jobs, held, Arc::clone(&self.cancelled));
             let la = Arc::new(la);
             *slot = Some(Arc::clone(&la));

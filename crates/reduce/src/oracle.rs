@@ -457,25 +457,18 @@ impl CommandOracle {
     /// Wait until the child has exited, without reaping it. Kills its group at the timeout
     /// and then returns true.
     fn wait_exited(&self, pid: Pid, start: Instant) -> bool {
-        let pidfd = match self.use_pidfd {
-            true => pidfd_open(pid, PidfdFlags::empty()).ok(),
-            false => None,
-        };
-        let exited_by = |deadline| match &pidfd {
-            Some(fd) => poll_exited(fd, pid, deadline),
-            None => sleep_until_exited(pid, deadline),
-        };
+        let watch = ExitWatch::new(pid, self.use_pidfd);
         // Look again at the timeout now and then until it is known.
         while self.timeout_pending.load(Ordering::SeqCst) {
-            if exited_by(Some(Instant::now() + PENDING_POLL)) {
+            if watch.exited_by(Some(Instant::now() + PENDING_POLL)) {
                 return false;
             }
         }
-        if exited_by(self.timeout().map(|t| start + t)) {
+        if watch.exited_by(self.timeout().map(|t| start + t)) {
             return false;
         }
         let _ = kill_process_group(pid, Signal::KILL);
-        exited_by(None);
+        watch.exited_by(None);
         true
     }
 }
@@ -499,7 +492,7 @@ pub enum GroupSignal {
 /// for harnesses that drive a process group themselves (`cargo xtask bench`).
 pub fn wait_exited(pid: u32, deadline: Option<Instant>) -> bool {
     let pid = i32::try_from(pid).ok().and_then(Pid::from_raw);
-    pid.is_none_or(|pid| wait_until(pid, deadline))
+    pid.is_none_or(|pid| ExitWatch::new(pid, true).exited_by(deadline))
 }
 
 /// Signal the process group led by our child `pid`. Only call this before `pid` is reaped
@@ -514,11 +507,28 @@ pub fn signal_group(pid: u32, signal: GroupSignal) {
     }
 }
 
-/// True once `pid` has exited (not reaped); false at `deadline`.
-fn wait_until(pid: Pid, deadline: Option<Instant>) -> bool {
-    match pidfd_open(pid, PidfdFlags::empty()) {
-        Ok(fd) => poll_exited(&fd, pid, deadline),
-        Err(_) => sleep_until_exited(pid, deadline),
+/// Waits for our child `pid` (not reaped) to exit: on its pidfd, or without one (kernels
+/// without pidfd, tests of the fallback) with `waitid` and short sleeps.
+struct ExitWatch {
+    pid: Pid,
+    pidfd: Option<rustix::fd::OwnedFd>,
+}
+
+impl ExitWatch {
+    fn new(pid: Pid, use_pidfd: bool) -> ExitWatch {
+        let pidfd = match use_pidfd {
+            true => pidfd_open(pid, PidfdFlags::empty()).ok(),
+            false => None,
+        };
+        ExitWatch { pid, pidfd }
+    }
+
+    /// True once `pid` has exited; false at `deadline`.
+    fn exited_by(&self, deadline: Option<Instant>) -> bool {
+        match &self.pidfd {
+            Some(fd) => poll_exited(fd, self.pid, deadline),
+            None => sleep_until_exited(self.pid, deadline),
+        }
     }
 }
 

@@ -113,20 +113,22 @@ impl Reduction {
             }
             None
         };
-        match resumed {
+        // Whether the original is checked alongside the first candidates (`check_alongside`).
+        let alongside = match resumed {
             Some(start) => {
                 self.start = start;
                 self.resumed = true;
+                false
             }
             None => {
-                if !self.check_alongside() {
+                let alongside = self.check_alongside();
+                if !alongside {
                     self.check_original_runs(true)?;
                 }
                 self.start = self.input.clone();
+                alongside
             }
-        }
-        // Checked alongside the reduction's first candidates (see `check_alongside`).
-        let alongside = !self.resumed && self.check_alongside();
+        };
         if self.interrupted.load(Ordering::SeqCst) {
             self.progress.finish();
             self.progress
