@@ -20,6 +20,10 @@
 //! and `discarded`. Until then it runs on: the next round often tests the same candidate
 //! (see `lookahead`). Before this, every improvement cost about one more oracle latency (the
 //! driver waited for the last bets).
+//!
+//! The workers run on threads parked between calls ([`pool`]): a reduction calls the driver
+//! for every ddmin round and HDD node, and starting threads for each call cost more of
+//! treedd's CPU than the calls themselves.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
@@ -27,6 +31,8 @@ use std::time::{Duration, Instant};
 
 use crate::lookahead::bet::{self, Bet};
 use crate::Judge;
+
+mod pool;
 
 /// The first `i` in `0..n` whose candidate `make(i)` is interesting, with the candidate.
 /// `make` returns `None` for an index with nothing to test. A candidate equal to `current`
@@ -182,10 +188,7 @@ pub(crate) fn first_true_watched(
         // One worker on this thread: a plain loop that stops at the first `true`.
         worker();
     } else {
-        std::thread::scope(|scope| {
-            for _ in 0..workers {
-                scope.spawn(worker);
-            }
+        pool::run(workers, &worker, || {
             if let Some(watch) = watch {
                 watch_earliest(watch, progress, changed, &found);
             }
