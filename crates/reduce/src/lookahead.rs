@@ -85,9 +85,11 @@ struct State {
     /// algorithm's own (`true`, not a bet of the driver) before everything.
     requests: VecDeque<(Key, Vec<u8>, bool)>,
     slots: HashMap<Key, Slot>,
-    /// How many tests wait for the answer of each key ([`Lookahead::request`]); a
+    /// The tests waiting for the answer of each key ([`Lookahead::request`]); a
     /// speculative run whose key nobody wants may be killed to free its permit.
-    wanted: HashMap<Key, usize>,
+    wanted: HashMap<Key, Wanted>,
+    /// Threads waiting on [`Lookahead::changed`]: it is signalled only when there are some.
+    watching: usize,
     /// Runs killed by [`preempt`]: a test waiting for one of them queues it again.
     preempted: HashSet<Key>,
     /// How many runs [`preempt`] killed.
@@ -109,6 +111,17 @@ struct State {
     assume_scale: f64,
 }
 
+/// The tests waiting in [`Lookahead::request`] for one key, and what wakes them: an answer,
+/// or the start of a run, of that key, or an event that concerns every test (see
+/// [`Lookahead::notify`]). A condition variable per key, so that an answer wakes only the
+/// tests that wait for it: with one for all, every answer woke every waiting bet of the
+/// driver, and futex wake-ups and the context switches they cause were the largest part of
+/// what `--jobs 2` adds to treedd's CPU on the JRTS reductions (`perf`).
+struct Wanted {
+    tests: usize,
+    wake: Arc<Condvar>,
+}
+
 /// What [`Lookahead::request`] got.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Answer {
@@ -125,8 +138,9 @@ pub(crate) enum Answer {
 
 pub(crate) struct Lookahead {
     state: Mutex<State>,
-    /// Signalled for the tests waiting in [`Lookahead::request`], [`Lookahead::announce_if`]
-    /// and [`Lookahead::settle`]: a run started or ended, a bet was won, a main request.
+    /// Signalled for the threads waiting in [`Lookahead::announce_if`] and
+    /// [`Lookahead::settle`]: a run ended, a main request, a permit came free. (The tests
+    /// in [`Lookahead::request`] wait on their key's condition variable, [`Wanted`].)
     changed: Condvar,
     /// Signalled for the workers waiting in [`Lookahead::next`]: something to run, or a
     /// permit free. Two condition variables, so that an answer does not wake every idle
@@ -167,6 +181,7 @@ impl Lookahead {
                 requests: VecDeque::new(),
                 slots: HashMap::new(),
                 wanted: HashMap::new(),
+                watching: 0,
                 preempted: HashSet::new(),
                 preemptions: 0,
                 free: jobs - held,
@@ -191,9 +206,8 @@ impl Lookahead {
             s.held -= 1;
             s.free += 1;
         }
-        drop(s);
         self.work.notify_one();
-        self.changed.notify_all();
+        self.signal_changed(&s);
     }
 
     /// Replace the queue of announced candidates.
@@ -275,7 +289,12 @@ impl Lookahead {
         started: &dyn Fn(Instant),
     ) -> Answer {
         let mut s = lock(&self.state);
-        *s.wanted.entry(key).or_default() += 1;
+        let wanted = s.wanted.entry(key).or_insert_with(|| Wanted {
+            tests: 0,
+            wake: Arc::new(Condvar::new()),
+        });
+        wanted.tests += 1;
+        let wake = Arc::clone(&wanted.wake);
         let mut queued = false;
         // The run whose start `started` was told of.
         let mut seen: Option<RunToken> = None;
@@ -344,7 +363,7 @@ impl Lookahead {
                     self.work.notify_one();
                     if main {
                         // A branch waiting for a permit gives way (`announce_if`).
-                        self.changed.notify_all();
+                        self.signal_changed(&s);
                     }
                     continue;
                 }
@@ -361,11 +380,14 @@ impl Lookahead {
             }
             // `lost` turns true without a notification when the winner was known without
             // a run (ddmin's memo): look again now and then.
-            s = self.wait(s, timeout);
+            s = wake
+                .wait_timeout(s, timeout)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
         };
-        let wanted = s.wanted.get_mut(&key).map(|n| {
-            *n -= 1;
-            *n
+        let wanted = s.wanted.get_mut(&key).map(|w| {
+            w.tests -= 1;
+            w.tests
         });
         if wanted == Some(0) {
             s.wanted.remove(&key);
@@ -374,16 +396,35 @@ impl Lookahead {
         answer
     }
 
-    /// Wait for a change of the state, at most `timeout`.
-    fn wait<'s>(&self, s: MutexGuard<'s, State>, timeout: Duration) -> MutexGuard<'s, State> {
-        self.changed
+    /// Wait for a signal of [`Lookahead::changed`], at most `timeout`.
+    fn wait<'s>(&self, mut s: MutexGuard<'s, State>, timeout: Duration) -> MutexGuard<'s, State> {
+        s.watching += 1;
+        let mut s = self
+            .changed
             .wait_timeout(s, timeout)
             .unwrap_or_else(|e| e.into_inner())
-            .0
+            .0;
+        s.watching -= 1;
+        s
+    }
+
+    /// Signal [`Lookahead::changed`] if a thread waits on it (the lock is held: none can
+    /// start waiting meanwhile).
+    fn signal_changed(&self, s: &State) {
+        if s.watching > 0 {
+            self.changed.notify_all();
+        }
     }
 
     /// Wake every waiter (a bet was won: the later ones are lost).
     pub fn notify(&self) {
+        self.wake_all(&lock(&self.state));
+    }
+
+    fn wake_all(&self, s: &State) {
+        for wanted in s.wanted.values() {
+            wanted.wake.notify_all();
+        }
         self.changed.notify_all();
     }
 
@@ -437,10 +478,10 @@ impl Lookahead {
                 s.slots.remove(&key);
             }
         }
-        drop(s);
-        // The worker that ran it asks for its next run itself; another may take the permit.
-        self.work.notify_one();
-        self.changed.notify_all();
+        wake_key(&s, &key);
+        self.signal_changed(&s);
+        // No worker is woken for the permit: the one that ran this run asks for its next
+        // run itself, at once (`Judge::speculate`).
         mispredicted
     }
 
@@ -494,8 +535,6 @@ impl Lookahead {
                         if s.slots.contains_key(&key) {
                             continue;
                         }
-                        // The test waiting for it learns when its run started.
-                        self.changed.notify_all();
                         return Some(start(&mut s, key, candidate, true, None));
                     }
                     if main {
@@ -536,9 +575,9 @@ impl Lookahead {
         s.branches.clear();
         s.requests.clear();
         s.preempted.clear();
+        self.wake_all(&s);
         drop(s);
         self.work.notify_all();
-        self.changed.notify_all();
     }
 
     /// How many runs were killed to free a permit for a due branch (see `preempt`).
@@ -553,6 +592,13 @@ impl Lookahead {
             .values()
             .filter(|slot| matches!(slot, Slot::Done { used: false, .. }))
             .count() as u64
+    }
+}
+
+/// Wake the tests waiting for `key`'s answer.
+fn wake_key(s: &State, key: &Key) {
+    if let Some(wanted) = s.wanted.get(key) {
+        wanted.wake.notify_all();
     }
 }
 
@@ -655,6 +701,8 @@ fn start(
             assumed: None,
         },
     );
+    // A test waiting for it learns when its run started.
+    wake_key(s, &key);
     (key, candidate, requested, token)
 }
 
