@@ -464,6 +464,7 @@ fn rounds(tree: &mut RTree, judge: &Judge, config: &TreeConfig, round: &mut usiz
         closure: config.closure && config.fixpoint,
         tree: Some(first),
     };
+    let facts = passes::FactsCache::default();
     let end = judge.steps(start, |st| {
         if st.step == 0 {
             st.round += 1;
@@ -488,7 +489,13 @@ fn rounds(tree: &mut RTree, judge: &Judge, config: &TreeConfig, round: &mut usiz
         } else {
             let k = st.step - 1;
             let pass = config.passes[k];
-            let mut p = Passes::new(lang, judge, &config.ddmin, std::mem::take(&mut st.current));
+            let mut p = Passes::new(
+                lang,
+                judge,
+                &config.ddmin,
+                std::mem::take(&mut st.current),
+                &facts,
+            );
             p.announce(&config.passes[k..]);
             let runs = judge.stats().oracle_runs;
             let size = passes::chars(&p.current);

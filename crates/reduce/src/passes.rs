@@ -27,8 +27,9 @@
 //! - `tokens`: over windows of 2 to 3 adjacent tokens, every subset of tokens removed that no
 //!   earlier window covered (Vulcan's local exhaustive enumeration).
 //!
-//! Every pass works on a fresh parse of the current text ([`Lang::facts`]) and produces
-//! candidates as splices of that text. `rename` and the first step of `literals` are ddmin
+//! Every pass works on a fresh parse of the current text ([`Lang::facts`], kept for the next
+//! pass while the text does not change: [`FactsCache`]) and produces candidates as splices of
+//! that text. `rename` and the first step of `literals` are ddmin
 //! over the set of units that keep their old text, so most changes are accepted together in
 //! a few oracle runs; the others are *sequences* of candidates run by the speculative driver
 //! ([`crate::driver`]): the first interesting candidate of the sequence is accepted, the
@@ -43,6 +44,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 use std::ops::Range;
+use std::sync::{Arc, Mutex};
 
 use treedd_tree::{glue, Bindings, Facts, Inlinable, Lang, ListSite};
 
@@ -187,10 +189,40 @@ pub(crate) struct Passes<'a> {
     pub ddmin: DdminOptions,
     pub current: Vec<u8>,
     accepted: u64,
+    facts: &'a FactsCache,
+}
+
+/// The facts of the last text the passes looked at. Most passes of a round change nothing,
+/// and each pass asked for the facts of the same text twice (to announce and to run): one
+/// parse and walk each, about 3% of treedd's CPU on the JRTS reductions with `--jobs 2`
+/// (`perf`).
+#[derive(Default)]
+pub(crate) struct FactsCache(Mutex<Option<(Vec<u8>, Arc<Facts>)>>);
+
+impl FactsCache {
+    /// The facts of `text` in `lang` (one cache serves one language); `None` if it does not
+    /// parse.
+    fn get(&self, lang: Lang, text: &[u8]) -> Option<Arc<Facts>> {
+        let mut last = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((t, facts)) = last.as_ref() {
+            if t == text {
+                return Some(Arc::clone(facts));
+            }
+        }
+        let facts = Arc::new(lang.facts(text).ok()?);
+        *last = Some((text.to_vec(), Arc::clone(&facts)));
+        Some(facts)
+    }
 }
 
 impl<'a> Passes<'a> {
-    pub fn new(lang: Lang, judge: &'a Judge, ddmin: &DdminOptions, current: Vec<u8>) -> Self {
+    pub fn new(
+        lang: Lang,
+        judge: &'a Judge,
+        ddmin: &DdminOptions,
+        current: Vec<u8>,
+        facts: &'a FactsCache,
+    ) -> Self {
         let ddmin = DdminOptions {
             stop: Some(judge.stop_flag()),
             ..ddmin.clone()
@@ -201,6 +233,7 @@ impl<'a> Passes<'a> {
             ddmin,
             current,
             accepted: 0,
+            facts,
         }
     }
 
@@ -225,8 +258,8 @@ impl<'a> Passes<'a> {
         self.accepted
     }
 
-    fn facts(&self) -> Option<Facts> {
-        self.lang.facts(&self.current).ok()
+    fn facts(&self) -> Option<Arc<Facts>> {
+        self.facts.get(self.lang, &self.current)
     }
 
     fn accept(&mut self, candidate: Vec<u8>) {

@@ -9,11 +9,13 @@ fn run(lang: Lang, src: &str, pass: Pass, oracle: fn(&str) -> bool) -> (String, 
     let f = FnOracle::new(move |c: &[u8]| oracle(std::str::from_utf8(c).unwrap_or("")));
     let oracle = Arc::new(f);
     let judge = Judge::new(Box::new(Arc::clone(&oracle)), JudgeOptions::default());
+    let facts = FactsCache::default();
     let mut p = Passes::new(
         lang,
         &judge,
         &DdminOptions::default(),
         src.as_bytes().into(),
+        &facts,
     );
     p.run(pass);
     (String::from_utf8(p.current).unwrap(), oracle.runs())
@@ -332,7 +334,8 @@ fn the_next_pass_starts_while_this_one_runs() {
     };
     let src = "int x = 1234; int long_name;";
     judge.with_lookahead(2, || {
-        let mut p = Passes::new(Lang::C, &judge, &ddmin, src.as_bytes().into());
+        let facts = FactsCache::default();
+        let mut p = Passes::new(Lang::C, &judge, &ddmin, src.as_bytes().into(), &facts);
         p.announce(&[Pass::Literals, Pass::Rename]);
         assert_eq!(p.run(Pass::Literals), 0);
     });
@@ -340,4 +343,16 @@ fn the_next_pass_starts_while_this_one_runs() {
         SEEN.load(Ordering::SeqCst),
         "rename's candidate did not start early"
     );
+}
+
+#[test]
+fn the_facts_of_an_unchanged_text_are_made_once() {
+    let cache = FactsCache::default();
+    let a = cache.get(Lang::C, b"int x = 1;").unwrap();
+    let again = cache.get(Lang::C, b"int x = 1;").unwrap();
+    assert!(Arc::ptr_eq(&a, &again), "the same text was parsed again");
+    let b = cache.get(Lang::C, b"int y = 22;").unwrap();
+    assert!(!Arc::ptr_eq(&a, &b));
+    assert_eq!(b.literals.len(), 1);
+    assert_eq!(b.tokens, Lang::C.facts(b"int y = 22;").unwrap().tokens);
 }
