@@ -188,11 +188,15 @@ pub(crate) fn first_true_watched(
         // One worker on this thread: a plain loop that stops at the first `true`.
         worker();
     } else {
-        pool::run(workers, &worker, || {
-            if let Some(watch) = watch {
+        match watch {
+            Some(watch) => pool::run(workers, &worker, || {
                 watch_earliest(watch, progress, changed, &found);
-            }
-        });
+            }),
+            // Nothing to watch: the caller's thread is one of the workers (one thread fewer
+            // to wake), unless it tests a bet of an outer driver itself.
+            None if bet::current_bet().is_none() => pool::run(workers - 1, &worker, worker),
+            None => pool::run(workers, &worker, || {}),
+        }
     }
     let found = found.load(Ordering::SeqCst);
     let outcomes = std::mem::take(&mut lock(progress).outcomes);
@@ -351,6 +355,21 @@ mod tests {
         assert_eq!(stats.oracle_runs, 1, "{stats:?}");
         assert_eq!(stats.killed, 3, "{stats:?}");
         assert_eq!(stats.discarded, 3, "{stats:?}");
+    }
+
+    #[test]
+    fn without_a_watch_the_caller_is_one_of_the_workers() {
+        use std::collections::HashSet;
+        let threads = Mutex::new(HashSet::new());
+        let (first, _) = first_true(3, 60, &|| false, &|i| {
+            threads.lock().unwrap().insert(std::thread::current().id());
+            std::thread::sleep(Duration::from_millis(1));
+            Some(i == 59)
+        });
+        assert_eq!(first, Some(59));
+        let threads = threads.into_inner().unwrap();
+        assert!(threads.contains(&std::thread::current().id()));
+        assert!(threads.len() <= 3, "{} threads for 3 jobs", threads.len());
     }
 
     #[test]
