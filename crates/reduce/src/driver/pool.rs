@@ -21,11 +21,21 @@ const KEEP: usize = 16;
 /// A closure borrowed for one [`run`], its lifetime erased (see the safety argument there).
 type Erased = &'static (dyn Fn() + Sync);
 
-/// One copy of a [`run`]'s closure to run. Dropping it, after it ran or when it cannot run,
-/// counts its [`run`] down: the closure is not used after that.
+/// One copy of a [`run`]'s closure to run. Making it counts its [`run`] up; dropping it,
+/// after it ran or when it cannot run, counts it down: the closure is not used after that.
 struct Job {
     f: Erased,
     done: Arc<Latch>,
+}
+
+impl Job {
+    fn new(f: Erased, done: &Arc<Latch>) -> Job {
+        done.lock().0 += 1;
+        Job {
+            f,
+            done: Arc::clone(done),
+        }
+    }
 }
 
 impl Drop for Job {
@@ -86,24 +96,17 @@ fn parked() -> MutexGuard<'static, Vec<Sender<Job>>> {
 /// `meanwhile`; return `meanwhile`'s result once every copy has returned.
 pub(crate) fn run<R>(n: usize, f: &(dyn Fn() + Sync), meanwhile: impl FnOnce() -> R) -> R {
     let done = Arc::new(Latch {
-        state: Mutex::new((n, None)),
+        state: Mutex::new((0, None)),
         zero: Condvar::new(),
     });
     // SAFETY: `f` outlives every use of the erased reference. It is used only through the
-    // `n` jobs made below; a job's thread runs it and then drops the job, and a job that
-    // cannot run is dropped unrun; each drop counts `done` down. `wait` waits for all `n`
-    // counts before this function returns, and on an unwind out of it (a failed thread start,
-    // a panic in `meanwhile`), before `f`'s borrow ends.
+    // jobs made below; making one counts `done` up, and its thread runs it and then drops it,
+    // or it is dropped unrun when it cannot run; each drop counts `done` down. `wait` waits
+    // for the count to come back to zero before this function returns, and on an unwind out
+    // of it (a failed thread start, a panic in `meanwhile`), before `f`'s borrow ends.
     let erased = unsafe { std::mem::transmute::<&(dyn Fn() + Sync), Erased>(f) };
     let wait = WaitOnDrop(Arc::clone(&done));
-    let threads: Vec<Sender<Job>> = (0..n)
-        .map(|_| {
-            send(Job {
-                f: erased,
-                done: Arc::clone(&done),
-            })
-        })
-        .collect();
+    let threads: Vec<Sender<Job>> = (0..n).map(|_| send(Job::new(erased, &done))).collect();
     let out = meanwhile();
     drop(wait);
     let panic = done.lock().1.take();
@@ -119,6 +122,15 @@ pub(crate) fn run<R>(n: usize, f: &(dyn Fn() + Sync), meanwhile: impl FnOnce() -
 
 /// Hand `job` to a parked thread, or to a new one; the thread's channel.
 fn send(mut job: Job) -> Sender<Job> {
+    #[cfg(test)]
+    tests::FAIL_SEND.with(|fail| match fail.get() {
+        Some(0) => {
+            fail.set(None);
+            panic!("failed to spawn thread (test)");
+        }
+        Some(k) => fail.set(Some(k - 1)),
+        None => {}
+    });
     loop {
         let Some(tx) = parked().pop() else { break };
         match tx.send(job) {
@@ -157,6 +169,38 @@ mod tests {
     use std::thread::ThreadId;
 
     use super::*;
+
+    thread_local! {
+        /// Make the send of this thread's copy number k fail as a failed thread start does.
+        pub(super) static FAIL_SEND: std::cell::Cell<Option<usize>> =
+            const { std::cell::Cell::new(None) };
+    }
+
+    #[test]
+    fn a_failed_thread_start_neither_hangs_nor_returns_before_the_started_copies() {
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            // The second of three copies cannot start.
+            FAIL_SEND.with(|fail| fail.set(Some(1)));
+            let count = AtomicUsize::new(0);
+            let caught = panic::catch_unwind(AssertUnwindSafe(|| {
+                run(
+                    3,
+                    &|| {
+                        std::thread::sleep(std::time::Duration::from_millis(50));
+                        count.fetch_add(1, Ordering::SeqCst);
+                    },
+                    || (),
+                )
+            }));
+            let _ = tx.send((caught.is_err(), count.load(Ordering::SeqCst)));
+        });
+        let (panicked, ran) = rx
+            .recv_timeout(std::time::Duration::from_secs(20))
+            .expect("run hung after a failed thread start");
+        assert!(panicked, "the failure reaches the caller");
+        assert_eq!(ran, 1, "the first copy had finished before run was left");
+    }
 
     #[test]
     fn every_copy_runs_at_once_and_run_returns_after_all() {
