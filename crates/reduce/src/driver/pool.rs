@@ -155,7 +155,12 @@ fn serve(rx: Receiver<Job>) {
     while let Ok(job) = rx.recv() {
         let outcome = panic::catch_unwind(AssertUnwindSafe(job.f));
         if let Err(payload) = outcome {
+            // The channel closes before the job's drop tells the caller this copy is over:
+            // a job sent to this thread after that fails and goes to another thread, instead
+            // of being dropped unrun.
+            drop(rx);
             job.done.panicked(payload);
+            drop(job);
             return;
         }
     }
