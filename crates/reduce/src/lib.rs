@@ -17,6 +17,8 @@ mod judge;
 mod lookahead;
 mod oracle;
 mod passes;
+#[cfg(test)]
+mod proc_task;
 pub mod reaper;
 mod session;
 mod stats;

@@ -29,9 +29,9 @@
 //!
 //! Every pass works on a fresh parse of the current text ([`Lang::facts`], kept for the next
 //! pass while the text does not change: [`FactsCache`]) and produces candidates as splices of
-//! that text. `rename` and the first step of `literals` are ddmin
-//! over the set of units that keep their old text, so most changes are accepted together in
-//! a few oracle runs; the others are *sequences* of candidates run by the speculative driver
+//! that text. `rename` and the first step of `literals` are ddmin over the set of units that
+//! keep their old text, so most changes are accepted together in a few oracle runs; the
+//! others are *sequences* of candidates run by the speculative driver
 //! ([`crate::driver`]): the first interesting candidate of the sequence is accepted, the
 //! sequence is made again from the new text and continues at the same position. Every
 //! candidate goes through the [`Judge`] (syntax filter, cache, best-so-far, cancellation), and

@@ -531,24 +531,14 @@ mod tests {
         let scratch = t.path().join("scratch");
         fs::create_dir(&scratch).unwrap();
         let (mut treedd, watchdog) = UnixStream::pair().unwrap();
-        let (tid_tx, tid_rx) = std::sync::mpsc::channel();
+        let (task_tx, task_rx) = std::sync::mpsc::channel();
         let scratch2 = scratch.clone();
         let thread = std::thread::spawn(move || {
-            // "PID/task/TID"
-            let me = fs::read_link("/proc/thread-self").unwrap();
-            tid_tx.send(me.file_name().unwrap().to_owned()).unwrap();
+            task_tx.send(crate::proc_task::current()).unwrap();
             watchdog_main(watchdog, &scratch2);
         });
-        let tid = tid_rx.recv().unwrap();
-        let switches = || {
-            let status =
-                fs::read_to_string(Path::new("/proc/self/task").join(&tid).join("status")).unwrap();
-            status
-                .lines()
-                .find_map(|l| l.strip_prefix("voluntary_ctxt_switches:"))
-                .and_then(|v| v.trim().parse::<u64>().ok())
-                .unwrap()
-        };
+        let task = task_rx.recv().unwrap();
+        let switches = || crate::proc_task::voluntary_switches(&task);
         std::thread::sleep(Duration::from_millis(20));
         let before = switches();
         for pid in 1..=50i32 {

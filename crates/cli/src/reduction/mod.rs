@@ -510,18 +510,17 @@ impl Reduction {
         Ok(())
     }
 
-    /// Oracle runs made by `--confirm` (not counted by the Judge).
-    fn confirm_runs(&self) -> u64 {
-        self.confirm.get().map_or(0, |c| c.extra_runs())
+    /// Oracle runs the Judge does not count: the checks of the original and of a resumed
+    /// output, `--verify` (`extra_runs`), and `--confirm`'s.
+    fn runs_outside_judge(&self) -> u64 {
+        self.extra_runs.load(Ordering::SeqCst) + self.confirm.get().map_or(0, |c| c.extra_runs())
     }
 
     fn snapshot(&self, size: usize, judge: Option<&Judge>) -> Snapshot {
         let stats = judge.map(Judge::stats).unwrap_or_default();
         Snapshot {
             size,
-            oracle_runs: stats.oracle_runs
-                + self.extra_runs.load(Ordering::SeqCst)
-                + self.confirm_runs(),
+            oracle_runs: stats.oracle_runs + self.runs_outside_judge(),
             cache_hits: stats.cache_hits,
         }
     }

@@ -2,7 +2,6 @@
 //! outcome is described in messages.
 
 use std::path::Path;
-use std::sync::atomic::Ordering;
 
 use treedd_reduce::{Judge, Outcome, RunReport};
 
@@ -64,9 +63,7 @@ impl Reduction {
             resumed: self.resumed,
             cache: !self.args.no_cache,
             syntax_filter: !self.args.no_syntax_filter,
-            oracle_runs: stats.oracle_runs
-                + self.extra_runs.load(Ordering::SeqCst)
-                + self.confirm_runs(),
+            oracle_runs: stats.oracle_runs + self.runs_outside_judge(),
             cache_hits: stats.cache_hits,
             cache_peak_entries: stats.cache_peak_entries,
             syntax_filtered: stats.syntax_filtered,

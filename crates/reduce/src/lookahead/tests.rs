@@ -386,16 +386,6 @@ fn a_due_run_is_waited_for_when_a_replay_would_cost_too_much() {
     });
 }
 
-/// Voluntary context switches so far of the thread whose `/proc` directory is `task`.
-fn switches_of(task: &std::path::Path) -> u64 {
-    let status = std::fs::read_to_string(task.join("status")).unwrap();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("voluntary_ctxt_switches:"))
-        .and_then(|v| v.trim().parse().ok())
-        .unwrap()
-}
-
 #[test]
 fn an_answer_wakes_only_the_tests_that_want_it() {
     // A test waits for the run of "x" while 60 other runs start and end: none of them
@@ -407,10 +397,7 @@ fn an_answer_wakes_only_the_tests_that_want_it() {
     std::thread::scope(|scope| {
         let (tx, rx) = std::sync::mpsc::channel();
         let waiter = scope.spawn(move || {
-            // "PID/task/TID"
-            let me = std::fs::read_link("/proc/thread-self").unwrap();
-            tx.send(std::path::Path::new("/proc/self/task").join(me.file_name().unwrap()))
-                .unwrap();
+            tx.send(crate::proc_task::current()).unwrap();
             la.request(Cache::key(b"x"), b"x", true, &|| false, &|_| {})
         });
         let task = rx.recv().unwrap();
@@ -420,14 +407,14 @@ fn an_answer_wakes_only_the_tests_that_want_it() {
         std::thread::sleep(Duration::from_millis(5));
         let others: Vec<Vec<u8>> = (0..60).map(|i| format!("o{i}").into_bytes()).collect();
         la.announce(others);
-        let before = switches_of(&task);
+        let before = crate::proc_task::voluntary_switches(&task);
         for _ in 0..60 {
             let (key, _, _, _) = la.next(Cache::key).expect("an announced run");
             la.finish(key, Some(false));
             std::thread::sleep(Duration::from_millis(1));
         }
         // About 70 ms: the waiter also looks again every 20 ms on its own.
-        let woken = switches_of(&task) - before;
+        let woken = crate::proc_task::voluntary_switches(&task) - before;
         // Answer x before asserting: a failed assertion must not leave the waiter waiting.
         la.finish(x, Some(true));
         assert_eq!(waiter.join().unwrap(), Answer::Known(true));
