@@ -178,6 +178,10 @@ fn usage_errors_are_clap_errors() {
         .expect_stderr("--test <ORACLE>");
     d.run(&["--test", "ok.sh", "--jobs", "0", "input.txt"])
         .expect_code(2);
+    // Not a crash while starting 100,000 threads: a usage error.
+    d.run(&["--test", "ok.sh", "--jobs", "100000", "input.txt"])
+        .expect_code(2)
+        .expect_stderr("100000 is not in 1..=1024");
     d.run(&["--test", "ok.sh", "--timeout=0", "input.txt"])
         .expect_code(2)
         .expect_stderr("is not a positive number of seconds");

@@ -54,9 +54,11 @@ pub struct Args {
     #[arg(long, value_name = "SECONDS|none", value_parser = parse_timeout, help_heading = "ORACLE")]
     pub timeout: Option<Timeout>,
 
-    /// Oracle runs in parallel (the result does not depend on N); by default one per CPU
+    /// Oracle runs in parallel, at most 1024 (the result does not depend on N); by default
+    /// one per CPU
     #[arg(short = 'j', long, value_name = "N", default_value_t = default_jobs(),
-          value_parser = clap::value_parser!(u32).range(1..), help_heading = "ORACLE")]
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_JOBS)),
+          help_heading = "ORACLE")]
     pub jobs: u32,
 
     /// Run every oracle run as `LAUNCHER ORACLE CANDIDATE`, e.g. "srun -N1 -n1 --quiet" or
@@ -196,9 +198,16 @@ pub struct Args {
     pub print_tree_stats: bool,
 }
 
-/// The number of CPUs (1 if unknown): the default of `--jobs`.
+/// The largest `--jobs`. treedd keeps two threads per job; with 100,000 it ran out of memory
+/// maps (`vm.max_map_count`) while starting them, and a thread that starts without room for
+/// its signal stack aborts the process (in Rust's standard library, out of treedd's reach).
+pub const MAX_JOBS: u32 = 1024;
+
+/// The number of CPUs (1 if unknown), at most [`MAX_JOBS`]: the default of `--jobs`.
 pub fn default_jobs() -> u32 {
-    std::thread::available_parallelism().map_or(1, |n| u32::try_from(n.get()).unwrap_or(u32::MAX))
+    std::thread::available_parallelism()
+        .map_or(1, |n| u32::try_from(n.get()).unwrap_or(u32::MAX))
+        .min(MAX_JOBS)
 }
 
 /// ddmin's split factor nu.

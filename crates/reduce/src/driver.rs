@@ -188,14 +188,39 @@ pub(crate) fn first_true_watched(
         // One worker on this thread: a plain loop that stops at the first `true`.
         worker();
     } else {
+        // Workers whose thread could not start (out of threads) are not waited for; with
+        // none at all, the caller's thread is the worker (its own bet, if any, set aside).
+        // `active` counts `missing` workers fewer.
+        let unstarted = |missing: usize| {
+            if missing > 0 {
+                lock(progress).active -= missing;
+                changed.notify_all();
+            }
+        };
         match watch {
-            Some(watch) => pool::run(workers, &worker, || {
-                watch_earliest(watch, progress, changed, &found);
+            Some(watch) => pool::run(workers, &worker, |started| {
+                if started == 0 {
+                    unstarted(workers - 1);
+                    bet::aside(worker);
+                } else {
+                    unstarted(workers - started);
+                    watch_earliest(watch, progress, changed, &found);
+                }
             }),
             // Nothing to watch: the caller's thread is one of the workers (one thread fewer
             // to wake), unless it tests a bet of an outer driver itself.
-            None if bet::current_bet().is_none() => pool::run(workers - 1, &worker, worker),
-            None => pool::run(workers, &worker, || {}),
+            None if bet::current_bet().is_none() => pool::run(workers - 1, &worker, |started| {
+                unstarted(workers - 1 - started);
+                worker();
+            }),
+            None => pool::run(workers, &worker, |started| {
+                if started == 0 {
+                    unstarted(workers - 1);
+                    bet::aside(worker);
+                } else {
+                    unstarted(workers - started);
+                }
+            }),
         }
     }
     let found = found.load(Ordering::SeqCst);
@@ -370,6 +395,40 @@ mod tests {
         let threads = threads.into_inner().unwrap();
         assert!(threads.contains(&std::thread::current().id()));
         assert!(threads.len() <= 3, "{} threads for 3 jobs", threads.len());
+    }
+
+    #[test]
+    fn workers_whose_threads_cannot_start_are_not_waited_for() {
+        // From the first or the second thread on, none can start: the first true is found
+        // all the same, with a watch (the caller then tests) and without, and nothing hangs.
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut got = Vec::new();
+            for fail_from in [0, 1] {
+                for watched in [false, true] {
+                    pool::FAIL_SEND.with(|f| f.set(Some(fail_from)));
+                    let slow = |_| {};
+                    let watch = Watch {
+                        after: Duration::from_millis(1),
+                        slow: &slow,
+                    };
+                    let (first, _) = first_true_watched(
+                        3,
+                        40,
+                        &|| false,
+                        &|i| Some(i == 29),
+                        watched.then_some(&watch),
+                    );
+                    got.push(first);
+                }
+            }
+            pool::FAIL_SEND.with(|f| f.set(None));
+            tx.send(got).unwrap();
+        });
+        let got = rx
+            .recv_timeout(Duration::from_secs(20))
+            .expect("the driver hung when its threads could not start");
+        assert_eq!(got, vec![Some(29); 4]);
     }
 
     #[test]

@@ -56,6 +56,8 @@ pub struct Judge {
     best: Mutex<Option<Vec<u8>>>,
     phase: Mutex<String>,
     last_start_error: Mutex<Option<String>>,
+    /// Workers of `--jobs` that could not start (see [`Judge::missing_workers`]).
+    missing_workers: Mutex<Option<MissingWorkers>>,
     records: Mutex<Vec<PassRecord>>,
     lookahead: Mutex<Option<Arc<Lookahead>>>,
     /// Permits of `jobs` held by oracle runs made outside the judge (see
@@ -66,6 +68,16 @@ pub struct Judge {
     /// What the oracle said of a call of a function declared nowhere (see
     /// [`Judge::calls_refer`]).
     calls_refer: Mutex<Option<bool>>,
+}
+
+/// Lookahead workers that could not start: the reduction went on with `started` of `jobs`
+/// (its result does not depend on how many).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MissingWorkers {
+    pub jobs: usize,
+    pub started: usize,
+    /// Why the first that failed did not start.
+    pub error: String,
 }
 
 /// Verdicts remembered before the memory starts again: far more than the candidates
@@ -110,6 +122,15 @@ enum Screen {
     Run,
 }
 
+/// Stops a lookahead's workers when dropped.
+struct StopOnDrop<'a>(&'a Lookahead);
+
+impl Drop for StopOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.stop();
+    }
+}
+
 fn bump(counter: &AtomicU64) {
     counter.fetch_add(1, Ordering::Relaxed);
 }
@@ -135,6 +156,7 @@ impl Judge {
             best: Mutex::new(None),
             phase: Mutex::new(String::new()),
             last_start_error: Mutex::new(None),
+            missing_workers: Mutex::new(None),
             records: Mutex::new(Vec::new()),
             lookahead: Mutex::new(None),
             reserved: AtomicUsize::new(0),
@@ -325,12 +347,43 @@ impl Judge {
             la
         };
         let out = std::thread::scope(|scope| {
+            // The workers stop when `body` returns, and when it unwinds: the scope waits for
+            // them either way.
+            let stop = StopOnDrop(&la);
+            let mut started = 0;
             for _ in 0..jobs {
                 let la = Arc::clone(&la);
-                scope.spawn(move || self.speculate(&la));
+                #[cfg(test)]
+                if tests::FAIL_WORKER.with(|f| f.get()) == Some(started) {
+                    *lock(&self.missing_workers) = Some(MissingWorkers {
+                        jobs,
+                        started,
+                        error: "no thread (test)".into(),
+                    });
+                    break;
+                }
+                let worker = std::thread::Builder::new()
+                    .name("lookahead".into())
+                    .spawn_scoped(scope, move || self.speculate(&la));
+                if let Err(e) = worker {
+                    // Out of threads or memory: go on with those that started.
+                    *lock(&self.missing_workers) = Some(MissingWorkers {
+                        jobs,
+                        started,
+                        error: e.to_string(),
+                    });
+                    break;
+                }
+                started += 1;
+            }
+            if started == 0 {
+                // No worker to run what the tests ask for: they run the oracle themselves.
+                *lock(&self.lookahead) = None;
+            } else {
+                la.retire(jobs - started);
             }
             let out = body();
-            la.stop();
+            drop(stop);
             out
         });
         // After the workers have finished their last runs (lost bets included).
@@ -541,6 +594,12 @@ impl Judge {
     /// The message of the last oracle run that could not be started, if any.
     pub fn last_start_error(&self) -> Option<String> {
         lock(&self.last_start_error).clone()
+    }
+
+    /// Whether some workers of `--jobs` could not start (the operating system's limit on
+    /// threads or memory), and how many did.
+    pub fn missing_workers(&self) -> Option<MissingWorkers> {
+        lock(&self.missing_workers).clone()
     }
 
     /// Snapshot of the counters.

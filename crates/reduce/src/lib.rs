@@ -31,7 +31,7 @@ pub use cache::Cache;
 pub use confirm::Confirm;
 pub use ddmin::{ddmin, ddmin_indices, ComplementOrder, DdminOptions};
 pub use error::Error;
-pub use judge::{Filter, FnOracle, Judge, JudgeOptions, OnImprovement};
+pub use judge::{Filter, FnOracle, Judge, JudgeOptions, MissingWorkers, OnImprovement};
 pub use oracle::{signal_group, wait_exited, GroupSignal};
 pub use oracle::{
     CommandOracle, CommandOracleBuilder, Oracle, Outcome, RunReport, RunToken, STDERR_HEAD_LINES,

@@ -210,6 +210,12 @@ impl Lookahead {
         self.signal_changed(&s);
     }
 
+    /// `n` of the permits have no worker (it could not start): fewer runs at once.
+    pub fn retire(&self, n: usize) {
+        let mut s = lock(&self.state);
+        s.free = s.free.saturating_sub(n);
+    }
+
     /// Replace the queue of announced candidates.
     pub fn announce(&self, candidates: Vec<Vec<u8>>) {
         let mut s = lock(&self.state);

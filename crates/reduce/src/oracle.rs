@@ -381,11 +381,18 @@ impl CommandOracle {
             }
             None => Command::new(&self.program),
         };
+        // The reader of stderr starts before the oracle: without a thread for it (out of
+        // threads), stderr goes nowhere and the report has no head of it.
+        let reader = if capture_stderr {
+            StderrHead::start()
+        } else {
+            None
+        };
         cmd.arg(&path)
             .current_dir(dir.path())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
-            .stderr(if capture_stderr {
+            .stderr(if reader.is_some() {
                 Stdio::piped()
             } else {
                 Stdio::null()
@@ -415,7 +422,12 @@ impl CommandOracle {
         if let Some(token) = token {
             token.attach(pid);
         }
-        let stderr = child.stderr.take().map(StderrHead::spawn);
+        let stderr = reader.map(|(head, pipe)| {
+            if let Some(stderr) = child.stderr.take() {
+                let _ = pipe.send(stderr);
+            }
+            head
+        });
         let timed_out = self.wait_exited(pid, start);
         // The leader is a zombie now: its group id is still ours. Kill what it left behind.
         let _ = kill_process_group(pid, Signal::KILL);
@@ -581,20 +593,25 @@ struct StderrHead {
 }
 
 impl StderrHead {
-    fn spawn(mut stderr: ChildStderr) -> StderrHead {
+    /// A reader waiting for the pipe to drain (sent on the channel; dropping the sender
+    /// ends it); `None` if its thread cannot start.
+    fn start() -> Option<(StderrHead, mpsc::Sender<ChildStderr>)> {
         let head = Arc::new(Mutex::new(Vec::new()));
         let (tx, done) = mpsc::channel();
+        let (pipe, pipe_rx) = mpsc::channel::<ChildStderr>();
         let shared = Arc::clone(&head);
-        std::thread::spawn(move || {
-            let mut buf = [0u8; 8192];
-            while let Ok(n @ 1..) = stderr.read(&mut buf) {
-                let mut head = shared.lock().unwrap_or_else(|e| e.into_inner());
-                let room = STDERR_HEAD_BYTES.saturating_sub(head.len());
-                head.extend_from_slice(&buf[..n.min(room)]);
+        let reader = std::thread::Builder::new().spawn(move || {
+            if let Ok(mut stderr) = pipe_rx.recv() {
+                let mut buf = [0u8; 8192];
+                while let Ok(n @ 1..) = stderr.read(&mut buf) {
+                    let mut head = shared.lock().unwrap_or_else(|e| e.into_inner());
+                    let room = STDERR_HEAD_BYTES.saturating_sub(head.len());
+                    head.extend_from_slice(&buf[..n.min(room)]);
+                }
             }
             let _ = tx.send(());
         });
-        StderrHead { head, done }
+        reader.ok().map(|_| (StderrHead { head, done }, pipe))
     }
 
     /// The first lines of what was written. Waits briefly for the pipe to close: a process

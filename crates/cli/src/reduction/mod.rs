@@ -211,9 +211,18 @@ impl Reduction {
             }
         }
         let (result, checked) = std::thread::scope(|s| {
-            let check = alongside.then(|| s.spawn(|| self.check_beside(&judge, &writer, &fresh)));
+            let check = || self.check_beside(&judge, &writer, &fresh);
+            let beside = alongside.then(|| std::thread::Builder::new().spawn_scoped(s, check));
+            // Without a thread for it (out of threads), the check runs first.
+            let first = match beside {
+                Some(Err(_)) => Some(check()),
+                _ => None,
+            };
             let result = self.reduce_with_progress(&judge, tree, &writer);
-            let checked = check.map(|c| c.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
+            let checked = match beside {
+                Some(Ok(c)) => Some(c.join().unwrap_or_else(|p| std::panic::resume_unwind(p))),
+                _ => first,
+            };
             (result, checked)
         });
         match checked {
@@ -240,6 +249,12 @@ impl Reduction {
             resume::remove(&self.plan.output).map_err(|e| self.output_error(e))?;
         }
         let output = fs::read(&self.plan.output).map_err(|e| self.output_error(e))?;
+        if let Some(m) = judge.missing_workers() {
+            self.progress.warn(&format!(
+                "--jobs {}: only {} workers could start ({}); the result is the same with fewer",
+                m.jobs, m.started, m.error
+            ));
+        }
         if let Some(msg) = judge.last_start_error() {
             self.progress.warn(&format!(
                 "{} oracle runs could not be started, the last one: {msg}",
@@ -332,7 +347,8 @@ impl Reduction {
             ),
         };
         std::thread::scope(|s| {
-            let ticker = s.spawn(|| {
+            // No progress display without a thread for it (out of threads).
+            let ticker = std::thread::Builder::new().spawn_scoped(s, || {
                 while !done.load(Ordering::SeqCst) {
                     // The algorithms name their phases; before the first one, say what runs.
                     let phase = judge.phase();
@@ -344,7 +360,9 @@ impl Reduction {
             });
             let result = self.reduce(judge, tree);
             done.store(true, Ordering::SeqCst);
-            ticker.thread().unpark();
+            if let Ok(ticker) = ticker {
+                ticker.thread().unpark();
+            }
             result
         })
     }

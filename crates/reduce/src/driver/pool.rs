@@ -7,8 +7,10 @@
 //! about 5% of treedd's CPU). So the workers run on threads that stay parked between calls.
 //!
 //! [`run`] is `std::thread::scope` with `n` copies of one closure: it returns only when every
-//! copy has returned, and a panic in one is resumed on the caller's thread then. Like
-//! `std::thread::scope`'s `spawn`, it panics if no thread can be started.
+//! copy has returned, and a panic in one is resumed on the caller's thread then. Unlike
+//! `std::thread::scope`'s `spawn`, it does not panic when a thread cannot be started (out of
+//! threads or memory, with a large `--jobs`): it runs the copies that could start, and tells
+//! the caller how many.
 
 use std::any::Any;
 use std::panic::{self, AssertUnwindSafe};
@@ -93,8 +95,9 @@ fn parked() -> MutexGuard<'static, Vec<Sender<Job>>> {
 }
 
 /// Run `n` copies of `f` at once, each on a thread of its own, while the caller's thread runs
-/// `meanwhile`; return `meanwhile`'s result once every copy has returned.
-pub(crate) fn run<R>(n: usize, f: &(dyn Fn() + Sync), meanwhile: impl FnOnce() -> R) -> R {
+/// `meanwhile(started)`, `started` being how many copies could start (fewer than `n` only
+/// when threads cannot be started); return `meanwhile`'s result once every copy has returned.
+pub(crate) fn run<R>(n: usize, f: &(dyn Fn() + Sync), meanwhile: impl FnOnce(usize) -> R) -> R {
     let done = Arc::new(Latch {
         state: Mutex::new((0, None)),
         zero: Condvar::new(),
@@ -103,11 +106,18 @@ pub(crate) fn run<R>(n: usize, f: &(dyn Fn() + Sync), meanwhile: impl FnOnce() -
     // jobs made below; making one counts `done` up, and its thread runs it and then drops it,
     // or it is dropped unrun when it cannot run; each drop counts `done` down. `wait` waits
     // for the count to come back to zero before this function returns, and on an unwind out
-    // of it (a failed thread start, a panic in `meanwhile`), before `f`'s borrow ends.
+    // of it (a panic in `meanwhile`), before `f`'s borrow ends.
     let erased = unsafe { std::mem::transmute::<&(dyn Fn() + Sync), Erased>(f) };
     let wait = WaitOnDrop(Arc::clone(&done));
-    let threads: Vec<Sender<Job>> = (0..n).map(|_| send(Job::new(erased, &done))).collect();
-    let out = meanwhile();
+    let mut threads: Vec<Sender<Job>> = Vec::with_capacity(n);
+    for _ in 0..n {
+        match send(Job::new(erased, &done)) {
+            Some(tx) => threads.push(tx),
+            // No thread for it now: none for the next one either.
+            None => break,
+        }
+    }
+    let out = meanwhile(threads.len());
     drop(wait);
     let panic = done.lock().1.take();
     let mut p = parked();
@@ -120,21 +130,32 @@ pub(crate) fn run<R>(n: usize, f: &(dyn Fn() + Sync), meanwhile: impl FnOnce() -
     out
 }
 
-/// Hand `job` to a parked thread, or to a new one; the thread's channel.
-fn send(mut job: Job) -> Sender<Job> {
+#[cfg(test)]
+thread_local! {
+    /// Make the send of this thread's copy number k fail as a failed thread start does (and
+    /// those after it).
+    pub(super) static FAIL_SEND: std::cell::Cell<Option<usize>> =
+        const { std::cell::Cell::new(None) };
+}
+
+/// Hand `job` to a parked thread, or to a new one; the thread's channel. `None` (and the
+/// job dropped unrun) if no thread can be started.
+fn send(mut job: Job) -> Option<Sender<Job>> {
     #[cfg(test)]
-    tests::FAIL_SEND.with(|fail| match fail.get() {
-        Some(0) => {
-            fail.set(None);
-            panic!("failed to spawn thread (test)");
+    if FAIL_SEND.with(|fail| match fail.get() {
+        Some(0) => true,
+        Some(k) => {
+            fail.set(Some(k - 1));
+            false
         }
-        Some(k) => fail.set(Some(k - 1)),
-        None => {}
-    });
+        None => false,
+    }) {
+        return None;
+    }
     loop {
         let Some(tx) = parked().pop() else { break };
         match tx.send(job) {
-            Ok(()) => return tx,
+            Ok(()) => return Some(tx),
             // That thread has ended (after a panic): take another.
             Err(e) => job = e.0,
         }
@@ -145,8 +166,8 @@ fn send(mut job: Job) -> Sender<Job> {
     std::thread::Builder::new()
         .name("treedd-driver".into())
         .spawn(move || serve(rx))
-        .expect("failed to spawn thread");
-    tx
+        .ok()?;
+    Some(tx)
 }
 
 /// A pool thread's life: run jobs until its channel closes or a job panics (its thread-local
@@ -175,36 +196,31 @@ mod tests {
 
     use super::*;
 
-    thread_local! {
-        /// Make the send of this thread's copy number k fail as a failed thread start does.
-        pub(super) static FAIL_SEND: std::cell::Cell<Option<usize>> =
-            const { std::cell::Cell::new(None) };
-    }
-
     #[test]
-    fn a_failed_thread_start_neither_hangs_nor_returns_before_the_started_copies() {
+    fn a_failed_thread_start_neither_hangs_nor_panics_and_the_caller_learns_it() {
         let (tx, rx) = channel();
         std::thread::spawn(move || {
-            // The second of three copies cannot start.
+            // The second of three copies cannot start (nor the third, then).
             FAIL_SEND.with(|fail| fail.set(Some(1)));
             let count = AtomicUsize::new(0);
-            let caught = panic::catch_unwind(AssertUnwindSafe(|| {
-                run(
-                    3,
-                    &|| {
-                        std::thread::sleep(std::time::Duration::from_millis(50));
-                        count.fetch_add(1, Ordering::SeqCst);
-                    },
-                    || (),
-                )
-            }));
-            let _ = tx.send((caught.is_err(), count.load(Ordering::SeqCst)));
+            let started = run(
+                3,
+                &|| {
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                    count.fetch_add(1, Ordering::SeqCst);
+                },
+                |started| started,
+            );
+            let _ = tx.send((started, count.load(Ordering::SeqCst)));
         });
-        let (panicked, ran) = rx
+        let (started, ran) = rx
             .recv_timeout(std::time::Duration::from_secs(20))
             .expect("run hung after a failed thread start");
-        assert!(panicked, "the failure reaches the caller");
-        assert_eq!(ran, 1, "the first copy had finished before run was left");
+        assert_eq!(started, 1, "the caller is told how many started");
+        assert_eq!(
+            ran, 1,
+            "the copy that started had finished before run returned"
+        );
     }
 
     #[test]
@@ -219,7 +235,7 @@ mod tests {
                 std::thread::sleep(std::time::Duration::from_millis(20));
                 count.fetch_add(1, Ordering::SeqCst);
             },
-            || 7,
+            |_| 7,
         );
         assert_eq!((out, count.load(Ordering::SeqCst)), (7, 4));
     }
@@ -235,7 +251,7 @@ mod tests {
                     barrier.wait();
                     seen.lock().unwrap().insert(std::thread::current().id());
                 },
-                || {},
+                |_| {},
             );
             seen.into_inner().unwrap()
         };
@@ -256,7 +272,7 @@ mod tests {
                         panic!("worker failed");
                     }
                 },
-                || (),
+                |_| (),
             )
         });
         let payload = caught.expect_err("the panic is resumed");
@@ -268,7 +284,7 @@ mod tests {
             &|| {
                 count.fetch_add(1, Ordering::SeqCst);
             },
-            || (),
+            |_| (),
         );
         assert_eq!(count.load(Ordering::SeqCst), 3);
     }

@@ -8,6 +8,13 @@ use crate::{ddmin, DdminOptions};
 
 type Pred = fn(&[u8]) -> bool;
 
+thread_local! {
+    /// Make the start of this thread's lookahead worker number k fail, as when the system
+    /// has no thread to give.
+    pub(super) static FAIL_WORKER: std::cell::Cell<Option<usize>> =
+        const { std::cell::Cell::new(None) };
+}
+
 fn judge_with(f: Pred, opts: JudgeOptions) -> (Judge, Arc<FnOracle<Pred>>) {
     let oracle = Arc::new(FnOracle::new(f));
     (Judge::new(Box::new(Arc::clone(&oracle)), opts), oracle)
@@ -181,9 +188,12 @@ fn cancel_stops_ddmin_without_further_oracle_runs() {
     let out = ddmin(&units, &test, &opts);
     *judge_cell.lock().unwrap() = None;
     assert!(judge.is_cancelled());
-    assert_eq!(runs.load(Ordering::SeqCst), 10, "oracle ran after cancel");
+    // The other 3 workers may each have passed the judge's check before the cancel and be
+    // counted just after it (this asked for exactly 10 and failed about one time in eight).
+    let runs = runs.load(Ordering::SeqCst);
+    assert!((10..=13).contains(&runs), "oracle ran after cancel: {runs}");
     assert!(
-        calls.load(Ordering::SeqCst) <= 12,
+        calls.load(Ordering::SeqCst) <= 15,
         "ddmin kept going: {calls:?}"
     );
     assert!(!out.is_empty());
@@ -445,4 +455,60 @@ fn a_reserved_permit_keeps_the_runs_under_jobs_until_it_is_released() {
         "2 of 3 permits before the release"
     );
     assert_eq!(MOST[1].load(Ordering::SeqCst), 3, "all 3 after it");
+}
+
+#[test]
+fn lookahead_workers_that_cannot_start_leave_the_answers_unchanged() {
+    // With 4 jobs and only 1, or no lookahead worker started, the tests get the answers one
+    // job gets (and said how many workers started); nothing hangs.
+    fn oracle(c: &[u8]) -> bool {
+        std::thread::sleep(Duration::from_millis(1));
+        c.contains(&b'7')
+    }
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut got = Vec::new();
+        for fail_at in [None, Some(1), Some(0)] {
+            FAIL_WORKER.with(|f| f.set(fail_at));
+            let (judge, _) = judge_with(oracle, JudgeOptions::default());
+            let items: Vec<usize> = (0..40).collect();
+            let kept = judge.with_lookahead(4, || {
+                let test = |keep: &[usize]| {
+                    let text: String = keep.iter().map(|i| format!("{i},")).collect();
+                    judge.test(text.as_bytes())
+                };
+                let opts = DdminOptions {
+                    jobs: 4,
+                    ..Default::default()
+                };
+                ddmin(&items, &test, &opts)
+            });
+            got.push((kept, judge.missing_workers().map(|m| (m.jobs, m.started))));
+        }
+        FAIL_WORKER.with(|f| f.set(None));
+        let _ = tx.send(got);
+    });
+    let got = rx
+        .recv_timeout(Duration::from_secs(60))
+        .expect("hung when lookahead workers could not start");
+    assert_eq!(got[0], (vec![7], None));
+    assert_eq!(got[1], (vec![7], Some((4, 1))));
+    assert_eq!(got[2], (vec![7], Some((4, 0))));
+}
+
+#[test]
+fn a_panic_in_the_body_stops_the_lookahead_workers() {
+    // Before, the scope waited for workers nobody stopped: the panic never came out.
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let (judge, _) = judge_with(|_| false, JudgeOptions::default());
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            judge.with_lookahead(2, || -> () { panic!("in the algorithm") })
+        }));
+        let _ = tx.send(caught.is_err());
+    });
+    let panicked = rx
+        .recv_timeout(Duration::from_secs(20))
+        .expect("with_lookahead hung after a panic");
+    assert!(panicked);
 }

@@ -73,6 +73,15 @@ pub(crate) fn leave() -> bool {
         .is_some_and(|(_, abandoned)| abandoned)
 }
 
+/// Run `f` with this thread's bet (if any) set aside, and put it back after: for a driver
+/// whose workers' threads could not start, run by a thread that tests an outer bet.
+pub(crate) fn aside<R>(f: impl FnOnce() -> R) -> R {
+    let saved = BET.with(|b| b.borrow_mut().take());
+    let out = f();
+    BET.with(|b| *b.borrow_mut() = saved);
+    out
+}
+
 /// The bet this thread is testing, if it is a worker of a speculating `driver::first_true`.
 pub(crate) fn current_bet() -> Option<Bet> {
     BET.with(|b| b.borrow().as_ref().map(|(bet, _)| bet.clone()))
