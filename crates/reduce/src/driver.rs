@@ -292,14 +292,21 @@ mod tests {
     fn the_first_interesting_candidate_wins_for_every_number_of_jobs() {
         let cands = candidates();
         for jobs in 1..=8 {
-            // Interesting: c17, c23, c30 (and c9 is None: skipped).
-            let (j, _) = judge(|c| matches!(c, b"c17" | b"c23" | b"c30"));
+            // Interesting: c17, c23, c30 (and c9 is None: skipped). Each run takes 1 ms.
+            let (j, _) = judge(|c| {
+                std::thread::sleep(Duration::from_millis(1));
+                matches!(c, b"c17" | b"c23" | b"c30")
+            });
             let make = |i: usize| (i != 9).then(|| cands[i].clone());
             let got = first_interesting(&j, b"cur", jobs, cands.len(), &make);
             assert_eq!(got, Some((17, b"c17".to_vec())), "jobs {jobs}");
             let runs = j.stats().oracle_runs;
             assert!(runs >= 17, "every candidate before the winner is tested");
-            assert!(runs <= 17 + jobs as u64, "at most jobs-1 bets lost: {runs}");
+            // At most jobs-1 bets are lost, and a few more when the winner's thread is kept
+            // off the CPU between its answer and telling the others (with instant runs and
+            // a loaded machine, 6 more for 5 jobs: this asked for jobs-1 and failed 2 times
+            // in 25 under load).
+            assert!(runs <= 17 + 2 * jobs as u64, "bets lost: {runs}");
             assert_eq!(j.stats().discarded, runs - 17);
         }
     }
