@@ -78,6 +78,8 @@ pub(super) fn is_helper_file(name: &str) -> bool {
     name.starts_with('.')
         || name.ends_with(".sh")
         || name.ends_with('~')
+        // treedd's output beside its input (the README's example writes one in fixtures/).
+        || name.contains(".reduced")
         || matches!(
             stem.to_ascii_lowercase().as_str(),
             "provenance" | "readme" | "trigger" | "expected" | "notes" | "license"
@@ -209,6 +211,8 @@ mod tests {
         case_in(&root.join("python"), "zerodiv", "zerodiv.py", "#!/bin/sh\n");
         // Nested layout (fixtures/<lang>/<case>) with the paper's file name as the only input.
         case_in(&root.join("c"), "helloworld", "helloworld.c", "#!/bin/sh\n");
+        // The result of the README's example, beside its input: not a second input.
+        fs::write(root.join("c/helloworld/helloworld.reduced.c"), "int main;").unwrap();
         fs::create_dir_all(root.join("empty-folder")).unwrap();
         let cases = discover(root).unwrap();
         let names: Vec<(&str, String, String)> = cases
