@@ -188,40 +188,25 @@ pub(crate) fn first_true_watched(
         // One worker on this thread: a plain loop that stops at the first `true`.
         worker();
     } else {
-        // Workers whose thread could not start (out of threads) are not waited for; with
-        // none at all, the caller's thread is the worker (its own bet, if any, set aside).
-        // `active` counts `missing` workers fewer.
-        let unstarted = |missing: usize| {
+        // Nothing to watch: the caller's thread is one of the workers (one thread fewer to
+        // wake), unless it tests a bet of an outer driver itself. Workers whose thread could
+        // not start (out of threads) are not waited for; with none at all, the caller's
+        // thread is the worker (its own bet, if any, set aside).
+        let caller_is_worker = watch.is_none() && bet::current_bet().is_none();
+        let sent = workers - usize::from(caller_is_worker);
+        pool::run(sent, &worker, |started| {
+            let caller_works = caller_is_worker || started == 0;
+            let missing = workers - started - usize::from(caller_works);
             if missing > 0 {
                 lock(progress).active -= missing;
                 changed.notify_all();
             }
-        };
-        match watch {
-            Some(watch) => pool::run(workers, &worker, |started| {
-                if started == 0 {
-                    unstarted(workers - 1);
-                    bet::aside(worker);
-                } else {
-                    unstarted(workers - started);
-                    watch_earliest(watch, progress, changed, &found);
-                }
-            }),
-            // Nothing to watch: the caller's thread is one of the workers (one thread fewer
-            // to wake), unless it tests a bet of an outer driver itself.
-            None if bet::current_bet().is_none() => pool::run(workers - 1, &worker, |started| {
-                unstarted(workers - 1 - started);
-                worker();
-            }),
-            None => pool::run(workers, &worker, |started| {
-                if started == 0 {
-                    unstarted(workers - 1);
-                    bet::aside(worker);
-                } else {
-                    unstarted(workers - started);
-                }
-            }),
-        }
+            if caller_works {
+                bet::aside(worker);
+            } else if let Some(watch) = watch {
+                watch_earliest(watch, progress, changed, &found);
+            }
+        });
     }
     let found = found.load(Ordering::SeqCst);
     let outcomes = std::mem::take(&mut lock(progress).outcomes);

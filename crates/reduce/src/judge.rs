@@ -354,17 +354,17 @@ impl Judge {
             for _ in 0..jobs {
                 let la = Arc::clone(&la);
                 #[cfg(test)]
-                if tests::FAIL_WORKER.with(|f| f.get()) == Some(started) {
-                    *lock(&self.missing_workers) = Some(MissingWorkers {
-                        jobs,
-                        started,
-                        error: "no thread (test)".into(),
-                    });
-                    break;
-                }
-                let worker = std::thread::Builder::new()
-                    .name("lookahead".into())
-                    .spawn_scoped(scope, move || self.speculate(&la));
+                let fail = tests::FAIL_WORKER.with(|f| f.get()) == Some(started);
+                #[cfg(not(test))]
+                let fail = false;
+                let worker = if fail {
+                    Err(std::io::Error::other("no thread (test)"))
+                } else {
+                    std::thread::Builder::new()
+                        .name("lookahead".into())
+                        .spawn_scoped(scope, move || self.speculate(&la))
+                        .map(drop)
+                };
                 if let Err(e) = worker {
                     // Out of threads or memory: go on with those that started.
                     *lock(&self.missing_workers) = Some(MissingWorkers {

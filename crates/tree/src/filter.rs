@@ -30,7 +30,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use tree_sitter::{InputEdit, Point, Tree};
 
-use crate::parse::{error_nodes, parse_from};
+use crate::parse::{error_nodes, parse_counting, parse_from};
 use crate::Lang;
 
 /// Keeps the candidates with at most `allowed` syntax errors; thread-safe.
@@ -87,12 +87,8 @@ impl SyntaxFilter {
             }
         }
         self.fresh.fetch_add(1, Ordering::Relaxed);
-        let Ok(tree) = parse_from(self.lang, candidate, None) else {
-            // No grammar, or no tree: no errors (as `count_errors` counts).
-            return true;
-        };
-        let errors = error_nodes(&tree);
-        if errors == 0 {
+        let (errors, tree) = parse_counting(self.lang, candidate);
+        if let Some(tree) = tree.filter(|_| errors == 0) {
             self.remember(candidate, tree);
         }
         errors <= self.allowed

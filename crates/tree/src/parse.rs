@@ -82,9 +82,14 @@ pub(crate) fn walk<'t>(
 /// Re-parse `src` and count its ERROR and MISSING nodes (the syntax filter's measure).
 /// A language without grammar, or a parser failure, counts as 0 errors.
 pub fn count_errors(lang: Lang, src: &[u8]) -> usize {
+    parse_counting(lang, src).0
+}
+
+/// [`count_errors`] with the tree it counted in (none without a grammar or a tree).
+pub(crate) fn parse_counting(lang: Lang, src: &[u8]) -> (usize, Option<tree_sitter::Tree>) {
     match parse(lang, src) {
-        Ok(tree) => error_nodes(&tree),
-        Err(_) => 0,
+        Ok(tree) => (error_nodes(&tree), Some(tree)),
+        Err(_) => (0, None),
     }
 }
 
