@@ -209,6 +209,44 @@ fn launcher_runs_every_oracle_run_with_its_directory_under_workdir() {
 }
 
 #[test]
+fn the_recipe_for_an_uninteresting_original_runs_it_as_treedd_did() {
+    // The oracle finds nothing interesting; the message's recipe goes through the launcher
+    // and makes its directory under the workdir, like treedd's own run.
+    let d = Dir::new();
+    d.write("input.txt", numbers(0..3));
+    let calls = d.join("calls").display().to_string();
+    d.script("oracle.sh", "echo no needle >&2; exit 3");
+    d.script(
+        "launch.sh",
+        &format!(r#"echo "$1|$3" >> {calls}; shift; exec "$@""#),
+    );
+    fs::create_dir(d.join("work dir")).unwrap();
+    let run = d.reduce(&["--launcher", "./launch.sh --flag", "--workdir", "work dir"]);
+    run.expect_code(5);
+    let recipe = run
+        .stderr
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("d=$(mktemp"))
+        .expect("no recipe in the message");
+    fs::remove_file(d.join("calls")).unwrap();
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(recipe)
+        .current_dir("/")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("exit status 3"), "{recipe}: {stdout}");
+    let call = d.read_string("calls");
+    let (flag, candidate) = call.trim().split_once('|').unwrap();
+    assert_eq!(flag, "--flag");
+    let work = d.join("work dir").canonicalize().unwrap();
+    assert!(Path::new(candidate).starts_with(&work), "{candidate}");
+    assert_eq!(fs::read_to_string(candidate).unwrap(), numbers(0..3));
+}
+
+#[test]
 fn bad_launcher_or_workdir_is_a_clear_error() {
     let d = Dir::text_case(numbers(0..3), "exit 0");
     d.reduce(&["--launcher", ""])
@@ -219,7 +257,12 @@ fn bad_launcher_or_workdir_is_a_clear_error() {
         .expect_stderr("unbalanced quotes");
     d.reduce(&["--launcher", "./no-such-launcher"])
         .expect_code(4)
-        .expect_stderr("no-such-launcher");
+        .expect_stderr("launcher ./no-such-launcher not found");
+    d.write("plain.txt", "");
+    d.reduce(&["--launcher", "plain.txt -x"])
+        .expect_code(4)
+        .expect_stderr("plain.txt is not an executable file")
+        .expect_stderr("launcher");
     d.reduce(&["--workdir", "missing"])
         .expect_code(9)
         .expect_stderr("--workdir missing");

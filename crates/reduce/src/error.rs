@@ -17,6 +17,12 @@ pub enum Error {
     /// The oracle program is not an executable file.
     #[error("oracle {0} is not an executable file")]
     OracleNotExecutable(PathBuf),
+    /// The `--launcher` program does not exist (nor, for a bare name, anywhere in PATH).
+    #[error("launcher {0} not found")]
+    LauncherNotFound(PathBuf),
+    /// The `--launcher` program is not an executable file.
+    #[error("launcher {0} is not an executable file")]
+    LauncherNotExecutable(PathBuf),
     /// The candidate file name is not a plain file name.
     #[error("{0:?} is not a plain file name")]
     BadFileName(OsString),

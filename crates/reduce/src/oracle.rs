@@ -218,10 +218,11 @@ impl CommandOracleBuilder {
     }
 
     pub fn build(&self) -> Result<CommandOracle, Error> {
-        let program = resolve_program(&self.program)?;
+        let program = resolve_program(&self.program, Role::Oracle)?;
         let launcher = match self.launcher.split_first() {
             Some((first, rest)) => {
-                let mut all = vec![resolve_program(Path::new(first))?.into_os_string()];
+                let mut all =
+                    vec![resolve_program(Path::new(first), Role::Launcher)?.into_os_string()];
                 all.extend(rest.iter().cloned());
                 all
             }
@@ -260,10 +261,20 @@ impl CommandOracleBuilder {
     }
 }
 
+/// Which program [`resolve_program`] looks for (the error names it).
+#[derive(Clone, Copy)]
+enum Role {
+    Oracle,
+    Launcher,
+}
+
 /// Make the program path absolute (the child runs in another directory) and check that it is
 /// an executable file.
-fn resolve_program(program: &Path) -> Result<PathBuf, Error> {
-    let not_found = || Error::OracleNotFound(program.to_path_buf());
+fn resolve_program(program: &Path, role: Role) -> Result<PathBuf, Error> {
+    let not_found = || match role {
+        Role::Oracle => Error::OracleNotFound(program.to_path_buf()),
+        Role::Launcher => Error::LauncherNotFound(program.to_path_buf()),
+    };
     let bare = program.components().count() == 1 && !program.as_os_str().is_empty();
     let path = if program.exists() || !bare {
         std::path::absolute(program).map_err(|_| not_found())?
@@ -276,7 +287,10 @@ fn resolve_program(program: &Path) -> Result<PathBuf, Error> {
     };
     let meta = fs::metadata(&path).map_err(|_| not_found())?;
     if !meta.is_file() || meta.permissions().mode() & 0o111 == 0 {
-        return Err(Error::OracleNotExecutable(path));
+        return Err(match role {
+            Role::Oracle => Error::OracleNotExecutable(path),
+            Role::Launcher => Error::LauncherNotExecutable(path),
+        });
     }
     Ok(path)
 }
@@ -319,6 +333,11 @@ impl CommandOracle {
     /// The absolute path of the oracle program.
     pub fn program(&self) -> &Path {
         &self.program
+    }
+
+    /// The `--launcher` command put before the oracle (its program resolved), or empty.
+    pub fn launcher(&self) -> &[OsString] {
+        &self.launcher
     }
 
     pub fn timeout(&self) -> Option<Duration> {
@@ -404,7 +423,11 @@ impl CommandOracle {
         let mut child = match cmd.spawn() {
             Ok(child) => child,
             Err(e) => {
-                let msg = format!("cannot run {}: {e}", self.program.display());
+                let program = self
+                    .launcher
+                    .first()
+                    .map_or(self.program.as_os_str(), |l| l);
+                let msg = format!("cannot run {}: {e}", Path::new(program).display());
                 return report(Outcome::FailedToStart(msg));
             }
         };

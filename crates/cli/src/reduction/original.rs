@@ -165,16 +165,31 @@ impl Reduction {
         }
     }
 
-    /// A shell command that runs the oracle on the input as treedd does.
+    /// A shell command that runs the oracle on the input as treedd does (through the
+    /// launcher, in a directory under `--workdir`, if given).
     fn recipe(&self) -> String {
         let input =
             std::path::absolute(&self.args.input).unwrap_or_else(|_| self.args.input.clone());
         let name = self.args.input.file_name().unwrap_or(OsStr::new("input"));
+        let mktemp = match &self.args.workdir {
+            Some(dir) => {
+                let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.clone());
+                format!("mktemp -d -p {}", shell_quote(dir.as_os_str()))
+            }
+            None => "mktemp -d".to_string(),
+        };
+        let command: Vec<String> = self
+            .oracle
+            .launcher()
+            .iter()
+            .map(|a| shell_quote(a))
+            .chain([shell_quote(self.oracle.program().as_os_str())])
+            .collect();
         format!(
-            "d=$(mktemp -d) && cp {} \"$d\"/{} && (cd \"$d\" && {} \"$d\"/{}); echo \"exit status $?\"",
+            "d=$({mktemp}) && cp {} \"$d\"/{} && (cd \"$d\" && {} \"$d\"/{}); echo \"exit status $?\"",
             shell_quote(input.as_os_str()),
             shell_quote(name),
-            shell_quote(self.oracle.program().as_os_str()),
+            command.join(" "),
             shell_quote(name),
         )
     }

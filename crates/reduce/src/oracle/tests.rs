@@ -253,6 +253,27 @@ fn build_errors() {
         CommandOracleBuilder::new("treedd-no-such-program-anywhere").build(),
         Err(Error::OracleNotFound(_))
     ));
+    // A launcher that cannot run is named as the launcher, not as the oracle.
+    let launcher = |program: &Path| {
+        CommandOracleBuilder::new("true")
+            .launcher(vec![program.into(), "--flag".into()])
+            .build()
+    };
+    assert!(matches!(
+        launcher(&missing),
+        Err(Error::LauncherNotFound(p)) if p == missing
+    ));
+    assert!(matches!(
+        launcher(&plain),
+        Err(Error::LauncherNotExecutable(_))
+    ));
+    assert_eq!(
+        launcher(Path::new("treedd-no-such-launcher"))
+            .err()
+            .unwrap()
+            .to_string(),
+        "launcher treedd-no-such-launcher not found"
+    );
     assert!(matches!(
         CommandOracleBuilder::new("true")
             .temp_root(t.path().join("missing"))
