@@ -165,10 +165,10 @@ pub(crate) fn probe_calls<T: Tree>(s: &mut Session<T>) {
         .enumerate()
         .filter(|&(i, by_all)| by_all && !by(&without_calls, i))
         .map(|(i, _)| {
-            let size = s
-                .current
-                .len()
-                .saturating_sub(tree.unparse_pruned(&|m| m == nodes[i]).len());
+            let size = s.current.len().saturating_sub(
+                tree.unparse_pruned(&[&[nodes[i]]], &|m| m == nodes[i])
+                    .len(),
+            );
             ((by(&without_statements, i), size), nodes[i])
         })
         .collect();
@@ -180,7 +180,7 @@ pub(crate) fn probe_calls<T: Tree>(s: &mut Session<T>) {
     let probes: Vec<(T::Node, Vec<u8>)> = order
         .into_iter()
         .take(PROBES)
-        .map(|(_, node)| (node, tree.unparse_pruned(&|m| m == node)))
+        .map(|(_, node)| (node, tree.unparse_pruned(&[&[node]], &|m| m == node)))
         .collect();
     if s.jobs() > 1 {
         s.judge

@@ -103,7 +103,7 @@ fn announce_next<T: Tree>(
     // The current node first: the main line's driver plans only `4 * jobs` candidates of its
     // DDMIN at a time, and the test of a lone node and the hoisting candidates come after.
     let mut out = Vec::new();
-    node_all_fail(s, current, step, s.jobs(), &mut out, &|_| false);
+    node_all_fail(s, current, step, s.jobs(), &mut out, Assumed::none());
     announce_rest(s, out, step);
 }
 
@@ -120,7 +120,7 @@ fn announce_rest<T: Tree>(s: &Session<T>, mut out: Vec<Vec<u8>>, step: Step) {
     if budget <= 1 {
         return;
     }
-    next_visits(s, &mut out, step, budget, &|_| false);
+    next_visits(s, &mut out, step, budget, Assumed::none());
     s.judge.announce(out);
 }
 
@@ -131,7 +131,7 @@ fn next_visits<T: Tree>(
     out: &mut Vec<Vec<u8>>,
     step: Step,
     budget: usize,
-    base: &dyn Fn(T::Node) -> bool,
+    base: Assumed<'_, T::Node>,
 ) {
     let tree = &*s.tree;
     // Breadth-first, the children the current visit keeps come after the whole work list.
@@ -139,7 +139,7 @@ fn next_visits<T: Tree>(
         tree.children(v)
             .iter()
             .copied()
-            .filter(|&c| !tree.is_pruned(c) && !base(c) && !tree.is_token(c))
+            .filter(|&c| !tree.is_pruned(c) && !base.has(c) && !tree.is_token(c))
     });
     for n in s.ahead.iter().copied().chain(children) {
         if out.len() >= budget {
@@ -157,7 +157,7 @@ fn node_all_fail<T: Tree>(
     step: Step,
     budget: usize,
     out: &mut Vec<Vec<u8>>,
-    base: &dyn Fn(T::Node) -> bool,
+    base: Assumed<'_, T::Node>,
 ) {
     let tree = &*s.tree;
     if out.len() >= budget || tree.is_pruned(n) {
@@ -189,8 +189,8 @@ fn node_all_fail<T: Tree>(
                 continue;
             }
             // The tree with every node of `nodes` outside `kept` pruned.
-            let candidate = tree.unparse_pruned(&|m| {
-                base(m)
+            let candidate = tree.unparse_pruned(&[base.scope, &nodes], &|m| {
+                base.has(m)
                     || positions
                         .get::<T>(m)
                         .is_some_and(|i| kept.binary_search(&i).is_err())
@@ -229,6 +229,29 @@ impl Positions {
     }
 }
 
+/// The nodes a bet assumes pruned, on top of the current tree: those of `scope` for which
+/// `pruned` holds (the scope lets the tree copy the other subtrees' text in one piece, see
+/// [`Tree::unparse_pruned`]).
+#[derive(Clone, Copy)]
+struct Assumed<'a, N> {
+    scope: &'a [N],
+    pruned: &'a dyn Fn(N) -> bool,
+}
+
+impl<'a, N: Copy + 'a> Assumed<'a, N> {
+    /// Nothing assumed: the current tree.
+    fn none() -> Assumed<'a, N> {
+        Assumed {
+            scope: &[],
+            pruned: &|_| false,
+        }
+    }
+
+    fn has(&self, n: N) -> bool {
+        (self.pruned)(n)
+    }
+}
+
 /// What the visit of a node tests after its DDMIN over `nodes` (at `positions`) returns the
 /// configuration `kept` (positions, ascending) as a bet on success (the tree has not changed
 /// yet), if every test fails: the test of removing a lone kept node (see [`prune_all`]);
@@ -250,16 +273,20 @@ fn after_ddmin<T: Tree>(
             .get::<T>(n)
             .is_some_and(|i| kept.binary_search(&i).is_err())
     };
+    let assumed = Assumed {
+        scope: nodes,
+        pruned: &pruned,
+    };
     let mut out = match kept {
-        [_] => vec![tree.unparse_pruned(&|n| positions.get::<T>(n).is_some())],
+        [_] => vec![tree.unparse_pruned(&[nodes], &|n| positions.get::<T>(n).is_some())],
         _ => Vec::new(),
     };
     let budget = out.len() + 2 * s.jobs();
     if step.hoist {
         let kept: Vec<T::Node> = kept.iter().map(|&k| nodes[k]).collect();
-        hoistings(s, &kept, budget, &mut out, &pruned);
+        hoistings(s, &kept, budget, &mut out, assumed);
     }
-    next_visits(s, &mut out, step, budget, &pruned);
+    next_visits(s, &mut out, step, budget, assumed);
     out
 }
 
@@ -281,7 +308,7 @@ fn hoistings<T: Tree>(
     nodes: &[T::Node],
     budget: usize,
     out: &mut Vec<Vec<u8>>,
-    base: &dyn Fn(T::Node) -> bool,
+    base: Assumed<'_, T::Node>,
 ) {
     let tree = &*s.tree;
     for &m in nodes {
@@ -289,7 +316,7 @@ fn hoistings<T: Tree>(
             if out.len() >= budget {
                 return;
             }
-            let candidate = tree.unparse_hoisted_pruned(m, d, base);
+            let candidate = tree.unparse_hoisted_pruned(m, d, &[base.scope], base.pruned);
             if !s.judge.known_pass(&candidate) {
                 out.push(candidate);
             }
@@ -312,7 +339,7 @@ fn visit<T: Tree>(s: &mut Session<T>, mut nodes: Vec<T::Node>, step: Step) {
         if s.jobs() > 1 {
             // TMIN's first pass, then the next nodes (DDMIN's result may have changed them).
             let mut head = Vec::new();
-            hoistings(s, &kept, s.jobs(), &mut head, &|_| false);
+            hoistings(s, &kept, s.jobs(), &mut head, Assumed::none());
             announce_rest(s, head, step);
         }
         hoist::tmin(s, &kept);
@@ -405,7 +432,9 @@ fn prune_all<T: Tree>(s: &mut Session<T>, nodes: &[T::Node], step: Step) -> Vec<
         for &k in kept {
             keep[k] = true;
         }
-        tree.unparse_pruned(&|n| positions.get::<T>(n).is_some_and(|i| !keep[i]))
+        tree.unparse_pruned(&[nodes], &|n| {
+            positions.get::<T>(n).is_some_and(|i| !keep[i])
+        })
     };
     // With the reference closure, a configuration stands for itself and what it refers to;
     // each closed set is run once (two configurations may close to the same set).
@@ -465,13 +494,13 @@ fn prune_all<T: Tree>(s: &mut Session<T>, nodes: &[T::Node], step: Step) -> Vec<
         // same text as DDMIN's candidate keeping nothing: a tentative prune unparses as the
         // committed one.)
         let lone = nodes[kept[0]];
-        let candidate = s.tree.unparse_pruned(&|m| m == lone);
+        let candidate = s.tree.unparse_pruned(&[&[lone]], &|m| m == lone);
         if s.jobs() > 1 {
             // If it fails, TMIN tries the node's hoistings next, then the next nodes are
             // visited: idle workers start those while this one runs.
             let mut head = vec![candidate.clone()];
             if step.hoist {
-                hoistings(s, &[lone], s.jobs() + 1, &mut head, &|_| false);
+                hoistings(s, &[lone], s.jobs() + 1, &mut head, Assumed::none());
             }
             announce_rest(s, head, step);
         }

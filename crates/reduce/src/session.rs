@@ -43,18 +43,26 @@ pub(crate) trait Tree: Sync {
     }
     fn compatible(&self, a: Self::Node, b: Self::Node) -> bool;
     fn unparse(&self) -> Vec<u8>;
-    /// The current tree with the nodes for which `pruned` holds pruned.
-    fn unparse_pruned(&self, pruned: &dyn Fn(Self::Node) -> bool) -> Vec<u8>;
+    /// The current tree with the nodes for which `pruned` holds pruned. `pruned` holds for
+    /// nodes of the lists of `scope` only (the tree copies the text of the other subtrees
+    /// without asking it).
+    fn unparse_pruned(
+        &self,
+        scope: &[&[Self::Node]],
+        pruned: &dyn Fn(Self::Node) -> bool,
+    ) -> Vec<u8>;
     /// The current tree with `desc` in `n`'s place.
     fn unparse_hoisted(&self, n: Self::Node, desc: Self::Node) -> Vec<u8> {
-        self.unparse_hoisted_pruned(n, desc, &|_| false)
+        self.unparse_hoisted_pruned(n, desc, &[], &|_| false)
     }
     /// The current tree with `desc` in `n`'s place and the nodes for which `pruned` holds
-    /// pruned (what a hoisting tests after a prune that has not happened yet: bets on success).
+    /// pruned (what a hoisting tests after a prune that has not happened yet: bets on
+    /// success); `pruned` holds for nodes of `scope` only, as in [`Tree::unparse_pruned`].
     fn unparse_hoisted_pruned(
         &self,
         n: Self::Node,
         desc: Self::Node,
+        scope: &[&[Self::Node]],
         pruned: &dyn Fn(Self::Node) -> bool,
     ) -> Vec<u8>;
     fn prune(&mut self, n: Self::Node);
@@ -115,16 +123,19 @@ impl Tree for RTree {
     fn unparse(&self) -> Vec<u8> {
         RTree::unparse(self)
     }
-    fn unparse_pruned(&self, pruned: &dyn Fn(NodeId) -> bool) -> Vec<u8> {
-        self.unparse_with(&|n| if pruned(n) { Edit::Prune } else { Edit::Keep })
+    fn unparse_pruned(&self, scope: &[&[NodeId]], pruned: &dyn Fn(NodeId) -> bool) -> Vec<u8> {
+        self.unparse_scoped(scope, &|n| if pruned(n) { Edit::Prune } else { Edit::Keep })
     }
     fn unparse_hoisted_pruned(
         &self,
         n: NodeId,
         desc: NodeId,
+        scope: &[&[NodeId]],
         pruned: &dyn Fn(NodeId) -> bool,
     ) -> Vec<u8> {
-        self.unparse_with(&|m| {
+        let hoisted = [n];
+        let scope: Vec<&[NodeId]> = scope.iter().copied().chain([&hoisted[..]]).collect();
+        self.unparse_scoped(&scope, &|m| {
             if m == n {
                 Edit::Hoist(desc)
             } else if pruned(m) {
@@ -419,6 +430,22 @@ pub(crate) mod toy {
         }
     }
 
+    /// `pruned`, checking the promise of [`Tree::unparse_pruned`]: it holds only for nodes
+    /// of `scope` (an RTree would not ask it for the others).
+    fn in_scope<'a>(
+        scope: &'a [&'a [usize]],
+        pruned: &'a dyn Fn(usize) -> bool,
+    ) -> impl Fn(usize) -> bool + 'a {
+        move |n| {
+            let p = pruned(n);
+            assert!(
+                !p || scope.iter().any(|s| s.contains(&n)),
+                "node {n} pruned outside the scope {scope:?}"
+            );
+            p
+        }
+    }
+
     impl Tree for Toy {
         type Node = usize;
         fn index(n: usize) -> usize {
@@ -448,7 +475,8 @@ pub(crate) mod toy {
         fn unparse(&self) -> Vec<u8> {
             self.render(self.root, &|_| None).into_bytes()
         }
-        fn unparse_pruned(&self, pruned: &dyn Fn(usize) -> bool) -> Vec<u8> {
+        fn unparse_pruned(&self, scope: &[&[usize]], pruned: &dyn Fn(usize) -> bool) -> Vec<u8> {
+            let pruned = in_scope(scope, pruned);
             self.render(self.root, &|n| pruned(n).then_some(None))
                 .into_bytes()
         }
@@ -456,8 +484,10 @@ pub(crate) mod toy {
             &self,
             n: usize,
             desc: usize,
+            scope: &[&[usize]],
             pruned: &dyn Fn(usize) -> bool,
         ) -> Vec<u8> {
+            let pruned = in_scope(scope, pruned);
             let edit = |m| match m == n {
                 true => Some(Some(desc)),
                 false => pruned(m).then_some(None),

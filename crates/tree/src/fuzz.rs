@@ -3,7 +3,8 @@
 //!
 //! Checked on every case: building never panics; the untouched tree unparses to the input
 //! byte for byte; a tentative edit (`unparse_with`) gives exactly the bytes the committed edit
-//! (`prune`/`hoist`) then gives; and every unparse is a byte string that builds a tree again,
+//! (`prune`/`hoist`) then gives; a scoped unparse (`unparse_scoped`, which copies untouched
+//! subtrees in one piece) gives the bytes of the node-by-node walk; and every unparse is a byte string that builds a tree again,
 //! whose own unparse is that string (the round trip holds for every candidate treedd could
 //! show an oracle), and the syntax filter's verdict on every candidate, incremental where it
 //! believes its incremental parse, is the verdict of a parse from scratch. [`fuzz_case`] is
@@ -111,8 +112,9 @@ pub fn fuzz_case(lang: Lang, input: &[u8], seed: u64, steps: usize) -> Result<Fu
         let n = live[rng.below(live.len())];
         match rng.below(3) {
             0 => {
-                let tentative =
-                    tree.unparse_with(&|m| if m == n { Edit::Prune } else { Edit::Keep });
+                let edits = |m| if m == n { Edit::Prune } else { Edit::Keep };
+                let tentative = tree.unparse_with(&edits);
+                same_scoped(&tree, &[n], &edits, &tentative)?;
                 tree.prune(n);
                 counts.prunes += 1;
                 check_commit(&filter, &tree, &tentative, &mut counts, "prune")?;
@@ -128,8 +130,9 @@ pub fn fuzz_case(lang: Lang, input: &[u8], seed: u64, steps: usize) -> Result<Fu
                     continue;
                 }
                 let d = below[rng.below(below.len())];
-                let tentative =
-                    tree.unparse_with(&|m| if m == n { Edit::Hoist(d) } else { Edit::Keep });
+                let edits = |m| if m == n { Edit::Hoist(d) } else { Edit::Keep };
+                let tentative = tree.unparse_with(&edits);
+                same_scoped(&tree, &[n], &edits, &tentative)?;
                 tree.hoist(n, d);
                 counts.hoists += 1;
                 check_commit(&filter, &tree, &tentative, &mut counts, "hoist")?;
@@ -139,19 +142,39 @@ pub fn fuzz_case(lang: Lang, input: &[u8], seed: u64, steps: usize) -> Result<Fu
                 let picks: Vec<NodeId> = (0..1 + rng.below(4))
                     .map(|_| live[rng.below(live.len())])
                     .collect();
-                let bytes = tree.unparse_with(&|m| {
+                let edits = |m| {
                     if picks.contains(&m) {
                         Edit::Prune
                     } else {
                         Edit::Keep
                     }
-                });
+                };
+                let bytes = tree.unparse_with(&edits);
+                same_scoped(&tree, &picks, &edits, &bytes)?;
                 counts.tentative += 1;
                 reparse(&filter, lang, &bytes, &mut counts)?;
             }
         }
     }
     Ok(counts)
+}
+
+/// The scoped unparse of `edits` (which touch only nodes of `scope`) is `walked`.
+fn same_scoped(
+    tree: &RTree,
+    scope: &[NodeId],
+    edits: &dyn Fn(NodeId) -> Edit,
+    walked: &[u8],
+) -> Result<(), String> {
+    let scoped = tree.unparse_scoped(&[scope], edits);
+    if scoped != walked {
+        return Err(format!(
+            "scoped unparse {:?} but the walk gives {:?}",
+            String::from_utf8_lossy(&scoped),
+            String::from_utf8_lossy(walked)
+        ));
+    }
+    Ok(())
 }
 
 fn check_commit(
@@ -162,6 +185,12 @@ fn check_commit(
     what: &str,
 ) -> Result<(), String> {
     let committed = tree.unparse();
+    same_scoped(
+        tree,
+        &[],
+        &|_| Edit::Keep,
+        &tree.unparse_with(&|_| Edit::Keep),
+    )?;
     if committed != tentative {
         return Err(format!(
             "{what}: tentative {:?} but committed {:?}",

@@ -336,3 +336,50 @@ fn the_names_calls_call_are_marked_in_c_only() {
     assert_eq!(callees(Lang::C), vec![(37, true), (50, false)]);
     assert_eq!(callees(Lang::Cpp), Vec::new());
 }
+
+#[test]
+fn a_scoped_unparse_walks_only_the_paths_to_its_edits() {
+    // 200 functions; one tentative edit deep inside one of them.
+    let src: String = (0..200)
+        .map(|i| format!("int f{i}(int a) {{ if (a) {{ return a + {i}; }} return 0; }}\n"))
+        .collect();
+    let mut tree = build(Lang::C, &src);
+    let target = find(&tree, "binary_expression", "a + 123");
+    let asked = std::cell::Cell::new(0);
+    let edits = |n| {
+        asked.set(asked.get() + 1);
+        if n == target {
+            Edit::Prune
+        } else {
+            Edit::Keep
+        }
+    };
+    let walked = tree.unparse_with(&edits);
+    let all = asked.replace(0);
+    let scoped = tree.unparse_scoped(&[&[target]], &edits);
+    assert_eq!(scoped, walked);
+    assert!(String::from_utf8_lossy(&scoped)
+        .contains("int f123(int a) { if (a) { return; } return 0; }"));
+    // The other 199 functions are copied whole: the edits are asked about the root's
+    // children and the path down to the target only.
+    assert!(asked.get() < 250, "{} of {all}", asked.get());
+    assert!(all > 3000, "{all}");
+    // A commit takes its subtree and its ancestors off the fast path; the rest stays on it.
+    let other = find(&tree, "binary_expression", "a + 7");
+    tree.prune(other);
+    let walked = tree.unparse_with(&|_| Edit::Keep);
+    assert_eq!(tree.unparse(), walked);
+    assert!(String::from_utf8_lossy(&walked).contains("int f7(int a) { if (a) { return; }"));
+    assert_eq!(tree.unparse_scoped(&[&[target]], &edits), {
+        tree.unparse_with(&|n| if n == target { Edit::Prune } else { Edit::Keep })
+    });
+    // A committed hoist: the hoisted subtree is copied from the source again.
+    let stmt = find(&tree, "if_statement", "if (a) { return a + 9; }");
+    let block = find(&tree, "compound_statement", "{ return a + 9; }");
+    tree.hoist(stmt, block);
+    let walked = tree.unparse_with(&|_| Edit::Keep);
+    assert_eq!(tree.unparse(), walked);
+    assert!(
+        String::from_utf8_lossy(&walked).contains("int f9(int a) { { return a + 9; } return 0; }")
+    );
+}
