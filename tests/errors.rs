@@ -1,7 +1,5 @@
 //! Every fatal error: a one-line message naming the problem, and its own exit code.
 
-use std::process::Command;
-
 use crate::util::{numbers, Dir};
 
 /// A directory with `input.txt` (numbers) and an always-interesting `ok.sh`.
@@ -76,21 +74,10 @@ fn original_not_interesting_shows_code_stderr_and_recipe() {
         .expect_stderr("| oracle: cannot find needle\n  | more\n");
     assert!(!d.join("input.reduced.txt").exists());
     // The recipe is a working shell command reproducing the oracle's run.
-    let recipe = run
-        .stderr
-        .lines()
-        .map(str::trim)
-        .find(|l| l.starts_with("d=$(mktemp -d)"))
-        .expect("no recipe in the message");
-    let out = Command::new("sh")
-        .arg("-c")
-        .arg(recipe)
-        .current_dir("/")
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let (recipe, stdout, stderr) = run.run_recipe();
+    assert!(recipe.starts_with("d=$(mktemp -d)"), "{recipe}");
     assert!(stdout.contains("exit status 3"), "{stdout}");
-    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot find needle"));
+    assert!(stderr.contains("cannot find needle"), "{stderr}");
 }
 
 #[test]

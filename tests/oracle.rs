@@ -223,20 +223,8 @@ fn the_recipe_for_an_uninteresting_original_runs_it_as_treedd_did() {
     fs::create_dir(d.join("work dir")).unwrap();
     let run = d.reduce(&["--launcher", "./launch.sh --flag", "--workdir", "work dir"]);
     run.expect_code(5);
-    let recipe = run
-        .stderr
-        .lines()
-        .map(str::trim)
-        .find(|l| l.starts_with("d=$(mktemp"))
-        .expect("no recipe in the message");
     fs::remove_file(d.join("calls")).unwrap();
-    let out = std::process::Command::new("sh")
-        .arg("-c")
-        .arg(recipe)
-        .current_dir("/")
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let (recipe, stdout, _) = run.run_recipe();
     assert!(stdout.contains("exit status 3"), "{recipe}: {stdout}");
     let call = d.read_string("calls");
     let (flag, candidate) = call.trim().split_once('|').unwrap();

@@ -143,6 +143,28 @@ impl Run {
         self
     }
 
+    /// Run the shell recipe of an "original not interesting" message (from `/`): the
+    /// recipe, and the shell's stdout (with its "exit status N") and stderr.
+    #[track_caller]
+    pub fn run_recipe(&self) -> (String, String, String) {
+        let recipe = self
+            .stderr
+            .lines()
+            .map(str::trim)
+            .find(|l| l.starts_with("d=$(mktemp"))
+            .unwrap_or_else(|| panic!("no recipe in the message:\n{}", self.stderr))
+            .to_string();
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg(&recipe)
+            .current_dir("/")
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        (recipe, stdout, stderr)
+    }
+
     #[track_caller]
     pub fn expect_stderr(&self, needle: &str) -> &Run {
         assert!(
