@@ -19,8 +19,10 @@ impl RTree {
     /// nodes of a large tree: the walk was 21% of treedd's CPU on the 554 KB Perses
     /// gcc-64990.)
     pub fn unparse_scoped(&self, scope: &[&[NodeId]], edits: &dyn Fn(NodeId) -> Edit) -> Vec<u8> {
-        let any = scope.iter().any(|s| !s.is_empty());
-        let mut walk = Marks::new(self.nodes.len(), any);
+        let mut walk = match scope.iter().any(|s| !s.is_empty()) {
+            true => Marks::with_room(self.nodes.len()),
+            false => Marks::default(),
+        };
         for &n in scope.iter().copied().flatten() {
             let mut m = n.0;
             while m != NONE && walk.insert(m) {
@@ -49,7 +51,7 @@ impl RTree {
             out: Vec::new(),
             last_end: pre,
         };
-        self.write(n, &|_| Edit::Keep, Some(&Marks::new(0, false)), &mut w);
+        self.write(n, &|_| Edit::Keep, Some(&Marks::default()), &mut w);
         let prefix = &self.src[pre as usize..start as usize];
         if w.out.starts_with(prefix) {
             w.out.drain(..prefix.len());
@@ -237,18 +239,15 @@ impl Frame {
     }
 }
 
-/// Output buffer that keeps original adjacency and separates tokens that would glue.
-/// A set of node ids (a bit per node), for [`RTree::unparse_scoped`].
+/// A set of node ids (a bit per node), for [`RTree::unparse_scoped`]; `Marks::default()`
+/// is the empty set, with no room for any.
+#[derive(Default)]
 struct Marks(Vec<u64>);
 
 impl Marks {
-    /// An empty set of ids below `len` (no room when `!used`).
-    fn new(len: usize, used: bool) -> Marks {
-        Marks(if used {
-            vec![0; len.div_ceil(64)]
-        } else {
-            Vec::new()
-        })
+    /// An empty set with room for the ids below `len`.
+    fn with_room(len: usize) -> Marks {
+        Marks(vec![0; len.div_ceil(64)])
     }
     fn contains(&self, id: u32) -> bool {
         self.0
@@ -264,6 +263,7 @@ impl Marks {
     }
 }
 
+/// Output buffer that keeps original adjacency and separates tokens that would glue.
 struct Writer<'a> {
     src: &'a [u8],
     out: Vec<u8>,
