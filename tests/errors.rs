@@ -16,6 +16,15 @@ fn missing_input() {
     d.run(&["--test", "ok.sh", "nope.txt"])
         .expect_code(3)
         .expect_stderr("treedd: error: cannot read input nope.txt: No such file or directory");
+    // A missing input, or a directory, is reported as such even when its name has no
+    // extension treedd knows, not as a language it cannot tell.
+    d.run(&["--test", "ok.sh", "nope.zzz"])
+        .expect_code(3)
+        .expect_stderr("treedd: error: cannot read input nope.zzz: No such file or directory");
+    std::fs::create_dir(d.join("somedir")).unwrap();
+    d.run(&["--test", "ok.sh", "somedir"])
+        .expect_code(3)
+        .expect_stderr("cannot read input somedir: it is a directory");
 }
 
 #[test]

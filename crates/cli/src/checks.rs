@@ -28,12 +28,21 @@ pub fn workdir(dir: &Path) -> Result<std::path::PathBuf, Fatal> {
 
 /// Read the input after checking that it is a regular file (never opening anything else).
 pub fn read_input(path: &Path) -> Result<Vec<u8>, Fatal> {
-    let fail = |why: String| {
-        Fatal::new(
-            exit::INPUT,
-            format!("cannot read input {}: {why}", path.display()),
-        )
-    };
+    regular_input(path)?;
+    fs::read(path).map_err(|e| input_error(path, e.to_string()))
+}
+
+fn input_error(path: &Path, why: String) -> Fatal {
+    Fatal::new(
+        exit::INPUT,
+        format!("cannot read input {}: {why}", path.display()),
+    )
+}
+
+/// The input's path names a regular file (without opening it). Also asked before blaming
+/// the extension of an input that is missing or a directory.
+pub fn regular_input(path: &Path) -> Result<(), Fatal> {
+    let fail = |why: String| input_error(path, why);
     let meta = fs::metadata(path).map_err(|e| fail(e.to_string()))?;
     let ft = meta.file_type();
     if !ft.is_file() {
@@ -52,7 +61,7 @@ pub fn read_input(path: &Path) -> Result<Vec<u8>, Fatal> {
             "it is {what}; treedd needs a regular file (copy the input to one)"
         )));
     }
-    fs::read(path).map_err(|e| fail(e.to_string()))
+    Ok(())
 }
 
 /// Check that `path` can be replaced by an atomic rename (a temporary file can be made next

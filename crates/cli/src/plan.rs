@@ -41,6 +41,10 @@ impl Plan {
                 )
             })?),
             (None, None) => Some(Lang::from_path(&args.input).ok_or_else(|| {
+                // A missing input or a directory is that, whatever its name ends with.
+                if let Err(unreadable) = crate::checks::regular_input(&args.input) {
+                    return unreadable;
+                }
                 Fatal::new(
                     exit::LANGUAGE,
                     format!(
