@@ -19,7 +19,14 @@ pub(crate) fn chi<T: Tree>(tree: &T, n: T::Node) -> Vec<T::Node> {
             continue;
         }
         if tree.compatible(n, d) {
-            found.push((dist, d));
+            // One that cannot stand in `n`'s position (`RTree::fits`: it begins with another
+            // token than every text of the one kind the position admits) is no candidate,
+            // and its descendants are not searched: the sequence is the one before, without
+            // hoistings that are syntax errors (each a parse from scratch of the whole text
+            // for the syntax filter) or parse only as something else.
+            if tree.fits(n, d) {
+                found.push((dist, d));
+            }
             continue;
         }
         stack.extend(tree.children(d).iter().rev().map(|&c| (c, dist + 1)));
@@ -120,6 +127,32 @@ mod tests {
         let out = String::from_utf8(s.current).unwrap();
         let log = log.lock().unwrap().clone();
         (out, log)
+    }
+
+    #[test]
+    fn chi_puts_in_a_one_kind_field_only_what_begins_with_its_token() {
+        use treedd_tree::{Lang, RTree};
+        let src = b"int f(int a) { if (a) { a = 1; } return a; }\n";
+        let tree = RTree::build(Lang::C, src).unwrap();
+        let find = |kind: &str| {
+            tree.preorder()
+                .into_iter()
+                .find(|&n| tree.kind(n) == kind)
+                .unwrap()
+        };
+        let texts = |n| -> Vec<String> {
+            chi(&tree, n)
+                .into_iter()
+                .map(|d| String::from_utf8(tree.text(d)).unwrap())
+                .collect()
+        };
+        // A function's body is a compound statement, which begins with `{`: `if (a) ...` and
+        // `return a;` share its statement group but cannot stand there.
+        let body = find("compound_statement");
+        assert!(tree.compatible(body, find("return_statement")));
+        assert_eq!(texts(body), Vec::<String>::new());
+        // A statement among statements takes any statement.
+        assert_eq!(texts(find("if_statement")), ["{ a = 1; }"]);
     }
 
     #[test]

@@ -42,6 +42,11 @@ pub(crate) trait Tree: Sync {
         false
     }
     fn compatible(&self, a: Self::Node, b: Self::Node) -> bool;
+    /// `d`, compatible with `slot`, may stand in `slot`'s position: not when the grammar
+    /// admits there only a kind whose texts begin with a token `d` does not begin with.
+    fn fits(&self, _slot: Self::Node, _d: Self::Node) -> bool {
+        true
+    }
     fn unparse(&self) -> Vec<u8>;
     /// The current tree with the nodes for which `pruned` holds pruned. `pruned` holds for
     /// nodes of the lists of `scope` only (the tree copies the text of the other subtrees
@@ -119,6 +124,9 @@ impl Tree for RTree {
     }
     fn compatible(&self, a: NodeId, b: NodeId) -> bool {
         RTree::compatible(self, a, b)
+    }
+    fn fits(&self, slot: NodeId, d: NodeId) -> bool {
+        RTree::fits(self, slot, d)
     }
     fn unparse(&self) -> Vec<u8> {
         RTree::unparse(self)

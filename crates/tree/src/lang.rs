@@ -213,6 +213,11 @@ pub(crate) struct LangData {
     /// (canonical parent kind, child kind) -> position class of an unnamed child of that
     /// kind, where it differs from the parent's default for unnamed children.
     kind_positions: HashMap<(KindId, KindId), u8>,
+    /// (canonical parent kind, field id) -> the one kind the field admits, where every text
+    /// of that kind begins with one token (see `positions.tsv`).
+    sole: HashMap<(KindId, u16), KindId>,
+    /// Kind -> the token every text of that kind begins with (the kinds of `sole`).
+    leads: HashMap<KindId, Box<[u8]>>,
     /// Compatibility groups per kind, one bit per line of compatible.txt (0: compatible only
     /// with itself).
     pub compat: Vec<u64>,
@@ -278,7 +283,9 @@ impl LangData {
 
         let mut positions = HashMap::new();
         let mut kind_positions = HashMap::new();
-        for (parent, field, class) in parse_positions(spec.positions) {
+        let mut sole = HashMap::new();
+        let mut leads = HashMap::new();
+        for (parent, field, class, only) in parse_positions(spec.positions) {
             let Some(p) = by_name(&parent) else { continue };
             if let Some(kind) = field.strip_prefix('*').filter(|k| !k.is_empty()) {
                 if let Some(k) = by_name(kind) {
@@ -295,6 +302,10 @@ impl LangData {
                 }
             };
             positions.insert((p, f), class);
+            if let Some((k, lead)) = only.and_then(|(k, lead)| Some((by_name(&k)?, lead))) {
+                sole.insert((p, f), k);
+                leads.insert(k, lead.into_bytes().into_boxed_slice());
+            }
         }
 
         let groups = |text: &str| -> Vec<u16> {
@@ -354,6 +365,8 @@ impl LangData {
             min,
             positions,
             kind_positions,
+            sole,
+            leads,
             compat,
             family,
             link,
@@ -386,6 +399,20 @@ impl LangData {
 
     pub fn is_tail(&self, k: KindId) -> bool {
         k > self.error
+    }
+
+    /// The one kind a child with this field (0: none) of a `parent` node may have, if the
+    /// grammar admits only one there and every text of that kind begins with one token.
+    pub fn sole_kind(&self, parent: KindId, field: u16) -> Option<KindId> {
+        if field == 0 {
+            return None;
+        }
+        self.sole.get(&(parent, field)).copied()
+    }
+
+    /// The token every text of `kind` begins with, for the kinds `sole_kind` names.
+    pub fn leading_token(&self, kind: KindId) -> Option<&[u8]> {
+        self.leads.get(&kind).map(|t| &t[..])
     }
 
     /// Position class of a child with this field (0: none) of a `parent` node: 0 required,

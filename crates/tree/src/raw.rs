@@ -10,6 +10,9 @@ pub(crate) struct Raw {
     pub extra: Vec<bool>,
     /// The node's position in its parent may be empty.
     pub optional: Vec<bool>,
+    /// In a field that admits one kind only, whose texts begin with one token, and of that
+    /// kind (`LangData::sole_kind`).
+    pub fixed: Vec<bool>,
     /// Tokens: prefix start; rules: start.
     pub pre: Vec<u32>,
     pub start: Vec<u32>,
@@ -29,6 +32,7 @@ impl Raw {
             named: Vec::new(),
             extra: Vec::new(),
             optional: Vec::new(),
+            fixed: Vec::new(),
             pre: Vec::new(),
             start: Vec::new(),
             end: Vec::new(),
@@ -73,6 +77,13 @@ impl Raw {
                 raw.named.push(node.is_named());
                 raw.extra.push(node.is_extra());
                 raw.optional.push(class == 1);
+                let fixed = match path.last() {
+                    Some(&p) if !node.is_extra() && !node.is_error() => {
+                        data.sole_kind(raw.kind[p as usize], field) == Some(kind)
+                    }
+                    _ => false,
+                };
+                raw.fixed.push(fixed);
                 classes.push((class, field));
                 raw.start.push(start);
                 raw.end.push(end);

@@ -64,10 +64,13 @@ pub fn generate(src: &GrammarSources<'_>) -> Result<Vec<(&'static str, String)>,
          # parent<TAB>field (* = unnamed children)<TAB>class: 1 = a child there may be removed\n\
          # (required: false, and in grammar.json the child alone is optional, not with a\n\
          # token as in optional(seq('=', value))); 2 = one of several (multiple: true) may\n\
-         # be removed while another remains; 0 = required\n",
+         # be removed while another remains; 0 = required; then, for a field that admits\n\
+         # one named kind and no supertype, whose texts all begin with one token, that kind\n\
+         # and that token (hoisting puts nothing that begins otherwise there)\n",
     );
     let occurrences = occurrences(&grammar);
-    for (parent, field, required, multiple) in positions(&node_types) {
+    let leads = leading_tokens(&grammar);
+    for (parent, field, required, multiple, sole) in positions(&node_types) {
         // Unnamed children that the rule never makes optional or repeated (Python's
         // `a < b < c`, `x if c else y`) are required, whatever node-types.json says.
         let unnamed_required = || {
@@ -98,7 +101,13 @@ pub fn generate(src: &GrammarSources<'_>) -> Result<Vec<(&'static str, String)>,
             .get(&(parent.clone(), field.clone()))
             .copied()
             .unwrap_or(class);
-        pos.push_str(&format!("{parent}\t{field}\t{class}\n"));
+        match sole.and_then(|kind| Some((leads.get(&kind)?, kind))) {
+            Some((lead, kind)) => pos.push_str(&format!(
+                "{parent}\t{field}\t{class}\t{kind}\t{}\n",
+                escape(lead)
+            )),
+            None => pos.push_str(&format!("{parent}\t{field}\t{class}\n")),
+        }
         if field == "*" {
             // Unnamed children mix list items with parts of inlined hidden rules: a
             // class per child kind where it differs from the default.
@@ -188,8 +197,26 @@ fn named_kinds(node_types: &Value) -> BTreeSet<String> {
     out
 }
 
-/// (parent, field or "*", required, multiple) for every child position in node-types.json.
-fn positions(node_types: &Value) -> Vec<(String, String, bool, bool)> {
+/// (parent, field or "*", required, multiple, sole kind) for every child position in
+/// node-types.json. The sole kind: a field that admits one named kind and no supertype (C's
+/// `function_definition` body is a `compound_statement`, never another statement).
+fn positions(node_types: &Value) -> Vec<(String, String, bool, bool, Option<String>)> {
+    let supertypes: std::collections::BTreeSet<&str> = node_types
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|t| t.get("subtypes").is_some())
+        .filter_map(|t| t["type"].as_str())
+        .collect();
+    let sole = |info: &Value| -> Option<String> {
+        let types = info["types"].as_array()?;
+        let [only] = types.as_slice() else {
+            return None;
+        };
+        let name = only["type"].as_str()?;
+        (only["named"].as_bool() == Some(true) && !supertypes.contains(name))
+            .then(|| name.to_string())
+    };
     let mut out = Vec::new();
     for t in node_types.as_array().into_iter().flatten() {
         let Some(parent) = t["type"].as_str() else {
@@ -204,12 +231,24 @@ fn positions(node_types: &Value) -> Vec<(String, String, bool, bool)> {
         if let Some(fields) = t["fields"].as_object() {
             for (name, info) in fields {
                 let (required, multiple) = flags(info);
-                out.push((parent.to_string(), name.clone(), required, multiple));
+                out.push((
+                    parent.to_string(),
+                    name.clone(),
+                    required,
+                    multiple,
+                    sole(info),
+                ));
             }
         }
         if let Some(info) = t.get("children") {
             let (required, multiple) = flags(info);
-            out.push((parent.to_string(), "*".to_string(), required, multiple));
+            out.push((
+                parent.to_string(),
+                "*".to_string(),
+                required,
+                multiple,
+                None,
+            ));
         }
     }
     out.sort();
@@ -520,6 +559,96 @@ fn minimal_strings(
     Ok(min)
 }
 
+/// The token that every text of a named kind begins with, for the kinds that have one (C's
+/// `compound_statement`: `{`; a Python `block` has none). From grammar.json: the first
+/// token of a rule, through sequences (whose first member then cannot be empty), choices
+/// whose members agree, `repeat1`, precedences, fields, aliases, and tokens that are one
+/// string; none where a pattern, an external token, an empty text or a cycle may come first.
+/// A kind that aliases name takes the token only if every aliased rule agrees.
+fn leading_tokens(grammar: &Value) -> HashMap<String, String> {
+    let mut out = HashMap::new();
+    let Some(rules) = grammar["rules"].as_object() else {
+        return out;
+    };
+    let mut aliases: Vec<(String, &Value)> = Vec::new();
+    for body in rules.values() {
+        collect_aliases(body, &mut aliases);
+    }
+    let mut bodies: BTreeMap<&str, Vec<&Value>> = BTreeMap::new();
+    for (name, body) in rules {
+        bodies.entry(name).or_default().push(body);
+    }
+    for (name, content) in &aliases {
+        bodies.entry(name).or_default().push(content);
+    }
+    for (name, bodies) in bodies {
+        if name.starts_with('_') {
+            continue;
+        }
+        let mut visiting = BTreeSet::from([name]);
+        let leads: Option<Vec<String>> = bodies
+            .iter()
+            .map(|b| leading(b, rules, &mut visiting))
+            .collect();
+        if let Some(first) = leads.as_ref().and_then(|l| l.first()) {
+            if leads.iter().flatten().all(|l| l == first) {
+                out.insert(name.to_string(), first.clone());
+            }
+        }
+    }
+    out
+}
+
+/// The one token every text of `rule` begins with (see [`leading_tokens`]). Recursion depth
+/// is bounded by the grammar's rules (`visiting` cuts cycles), not by any input.
+fn leading<'a>(
+    rule: &'a Value,
+    rules: &'a serde_json::Map<String, Value>,
+    visiting: &mut BTreeSet<&'a str>,
+) -> Option<String> {
+    match rule["type"].as_str()? {
+        "STRING" => Some(rule["value"].as_str()?)
+            .filter(|s| !s.is_empty())
+            .map(String::from),
+        "SYMBOL" => {
+            let name = rule["name"].as_str()?;
+            let body = rules.get(name)?;
+            if !visiting.insert(name) {
+                return None;
+            }
+            let lead = leading(body, rules, visiting);
+            visiting.remove(name);
+            lead
+        }
+        "SEQ" => leading(rule["members"].as_array()?.first()?, rules, visiting),
+        "CHOICE" => {
+            let mut leads = rule["members"]
+                .as_array()?
+                .iter()
+                .map(|m| leading(m, rules, visiting));
+            let first = leads.next()??;
+            leads.all(|l| l.as_ref() == Some(&first)).then_some(first)
+        }
+        "TOKEN" | "IMMEDIATE_TOKEN" => {
+            let mut content = &rule["content"];
+            while content["type"]
+                .as_str()
+                .is_some_and(|t| t.starts_with("PREC"))
+            {
+                content = &content["content"];
+            }
+            (content["type"] == "STRING")
+                .then(|| content["value"].as_str())
+                .flatten()
+                .filter(|s| !s.is_empty())
+                .map(String::from)
+        }
+        "REPEAT1" | "PREC" | "PREC_LEFT" | "PREC_RIGHT" | "PREC_DYNAMIC" | "FIELD" | "ALIAS"
+        | "RESERVED" => leading(&rule["content"], rules, visiting),
+        _ => None,
+    }
+}
+
 fn collect_aliases<'a>(rule: &'a Value, out: &mut Vec<(String, &'a Value)>) {
     let mut stack = vec![rule];
     while let Some(r) = stack.pop() {
@@ -623,8 +752,12 @@ pub(crate) fn parse_replacements(text: &str) -> BTreeMap<String, String> {
         .collect()
 }
 
-/// (parent, field or "*", class) from a generated positions.tsv.
-pub(crate) fn parse_positions(text: &str) -> Vec<(String, String, u8)> {
+/// A field's one kind and the token its texts begin with (positions.tsv's last columns).
+pub(crate) type Sole = Option<(String, String)>;
+
+/// (parent, field or "*", class, sole kind and its leading token) from a generated
+/// positions.tsv.
+pub(crate) fn parse_positions(text: &str) -> Vec<(String, String, u8, Sole)> {
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.is_empty())
         .filter_map(|l| {
@@ -633,152 +766,13 @@ pub(crate) fn parse_positions(text: &str) -> Vec<(String, String, u8)> {
                 it.next()?.to_string(),
                 it.next()?.to_string(),
                 it.next()?.parse().ok()?,
+                it.next()
+                    .zip(it.next().and_then(unescape))
+                    .map(|(k, t)| (k.to_string(), t)),
             ))
         })
         .collect()
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
-    use super::*;
-    use crate::quality::replacement_quality;
-
-    #[track_caller]
-    fn check_regex(pattern: &str, expect: Option<&str>) {
-        assert_eq!(
-            sample_regex(pattern).as_deref(),
-            expect,
-            "pattern {pattern}"
-        );
-    }
-
-    #[test]
-    fn regex_samples() {
-        check_regex(r"[a-zA-Z_]\w*", Some("a"));
-        check_regex(r"\d+(\.\d+)?", Some("0"));
-        check_regex(r#"[^"\\\n]+"#, Some("a"));
-        check_regex(r"//[^\n]*", Some("//"));
-        check_regex(r"0[xX][0-9a-fA-F]+|\d+", Some("0"));
-        check_regex(r"\r?\n", Some("\n"));
-        check_regex(r"\p{XID_Start}\p{XID_Continue}*", Some("a"));
-        check_regex(r"a{3,5}", Some("aaa"));
-        check_regex(r"(unclosed", None);
-    }
-
-    #[test]
-    fn minimal_strings_of_a_small_grammar() {
-        let grammar = r#"{"rules": {
-            "program": {"type": "REPEAT", "content": {"type": "SYMBOL", "name": "stmt"}},
-            "stmt": {"type": "CHOICE", "members": [
-                {"type": "SEQ", "members": [{"type": "STRING", "value": "int"},
-                    {"type": "SYMBOL", "name": "identifier"}, {"type": "STRING", "value": ";"}]},
-                {"type": "SEQ", "members": [{"type": "STRING", "value": "{"},
-                    {"type": "REPEAT", "content": {"type": "SYMBOL", "name": "stmt"}},
-                    {"type": "STRING", "value": "}"}]}]},
-            "expr": {"type": "CHOICE", "members": [
-                {"type": "SEQ", "members": [{"type": "SYMBOL", "name": "expr"},
-                    {"type": "STRING", "value": "+"}, {"type": "SYMBOL", "name": "expr"}]},
-                {"type": "SYMBOL", "name": "number"}]},
-            "number": {"type": "PATTERN", "value": "\\d+"},
-            "identifier": {"type": "PATTERN", "value": "[a-z]+"},
-            "ext": {"type": "SYMBOL", "name": "scanner_token"}
-        }}"#;
-        let mut overrides = HashMap::new();
-        overrides.insert("scanner_token".to_string(), "@".to_string());
-        let min = minimal_strings(&serde_json::from_str(grammar).unwrap(), &overrides).unwrap();
-        assert_eq!(min["program"], "");
-        assert_eq!(min["stmt"], "{}");
-        assert_eq!(min["expr"], "0");
-        assert_eq!(min["ext"], "@");
-        // Word tokens are separated so they do not glue.
-        let g2 = r#"{"rules": {"d": {"type": "SEQ", "members": [{"type": "STRING", "value": "int"},
-            {"type": "PATTERN", "value": "[a-z]+"}, {"type": "STRING", "value": ";"}]}}}"#;
-        let min = minimal_strings(&serde_json::from_str(g2).unwrap(), &HashMap::new()).unwrap();
-        assert_eq!(min["d"], "int a;");
-    }
-
-    /// Inputs for the data-driven tests: test_data/, the repository's fixtures/ and the
-    /// shared suites (`TREEDD_SUITES`, default `../shared/suites` beside the repository, where
-    /// CI puts them; a missing folder is an error, so the suites are never skipped silently).
-    pub(crate) fn inputs(max_len: u64) -> Vec<(crate::Lang, std::path::PathBuf)> {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let suites = std::env::var_os("TREEDD_SUITES")
-            .map(std::path::PathBuf::from)
-            .unwrap_or_else(|| root.join("../../../shared/suites"));
-        assert!(
-            suites.join("jrts").is_dir() && suites.join("perses").is_dir(),
-            "the shared suites are not at {} (set TREEDD_SUITES)",
-            suites.display()
-        );
-        let mut dirs = vec![root.join("test_data"), root.join("../../fixtures"), suites];
-        let mut out = Vec::new();
-        while let Some(dir) = dirs.pop() {
-            let Ok(entries) = std::fs::read_dir(&dir) else {
-                continue;
-            };
-            for e in entries.flatten() {
-                let path = e.path();
-                if path.is_dir() {
-                    dirs.push(path);
-                } else if let Some(lang) = crate::Lang::from_path(&path).filter(|l| l.has_grammar())
-                {
-                    if e.metadata().is_ok_and(|m| m.len() <= max_len) {
-                        out.push((lang, path));
-                    }
-                }
-            }
-        }
-        out.sort_by(|a, b| a.1.cmp(&b.1));
-        out
-    }
-
-    /// Replacing any single node by its replacement gives no new syntax errors for at
-    /// least 98% of the nodes, per language.
-    #[test]
-    fn replacement_quality_per_language() {
-        let mut per_lang: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
-        for (lang, path) in inputs(20_000) {
-            let src = std::fs::read(&path).unwrap();
-            let tree = crate::RTree::build(lang, &src).unwrap();
-            // At most 150 nodes per input (evenly spread) keep the test fast.
-            let q = replacement_quality(&tree, 150);
-            let e = per_lang.entry(lang.name()).or_default();
-            e.0 += q.ok;
-            e.1 += q.tested;
-        }
-        for lang in [
-            "c",
-            "cpp",
-            "javascript",
-            "typescript",
-            "java",
-            "rust",
-            "python",
-            "go",
-        ] {
-            let (ok, tested) = per_lang.get(lang).copied().unwrap_or_default();
-            let rate = ok as f64 / tested.max(1) as f64;
-            eprintln!(
-                "replacement success {lang}: {ok}/{tested} = {:.2}%",
-                100.0 * rate
-            );
-            assert!(tested >= 50, "{lang}: only {tested} nodes tested");
-            assert!(rate >= 0.98, "{lang}: {ok}/{tested}");
-        }
-    }
-
-    #[test]
-    fn overrides_and_escapes() {
-        let o = parse_overrides("# c\n[replacements]\na = \"x\\ny\"\n\"b\" = \"\"\n").unwrap();
-        assert_eq!(o["a"], "x\ny");
-        assert_eq!(o["b"], "");
-        assert!(parse_overrides("a = x").is_err());
-        let p = parse_position_overrides("a = \"x\"\n[positions]\n\"p/f\" = 0\n").unwrap();
-        assert_eq!(p[&("p".to_string(), "f".to_string())], 0);
-        assert_eq!(
-            parse_overrides("[positions]\n\"p/f\" = 0\n").unwrap().len(),
-            0
-        );
-        assert_eq!(unescape(&escape("a\tb\\c\n\"")).unwrap(), "a\tb\\c\n\"");
-    }
-}
+pub(crate) mod tests;

@@ -383,3 +383,46 @@ fn a_scoped_unparse_walks_only_the_paths_to_its_edits() {
         String::from_utf8_lossy(&walked).contains("int f9(int a) { { return a + 9; } return 0; }")
     );
 }
+
+#[test]
+fn a_field_of_one_kind_with_a_fixed_first_token_fits_only_what_begins_with_it() {
+    let mut tree = build(
+        Lang::C,
+        "int f(int a) { if (a) { a = 1; } return a; }\n\
+         int g(void) { { return 2; } }\n\
+         int h[] = { 3 };\n",
+    );
+    let body = find(
+        &tree,
+        "compound_statement",
+        "{ if (a) { a = 1; } return a; }",
+    );
+    let stmt = find(&tree, "if_statement", "if (a) { a = 1; }");
+    let inner = find(&tree, "compound_statement", "{ a = 1; }");
+    let ret = find(&tree, "return_statement", "return a;");
+    // function_definition's body admits compound_statement only, which always begins with
+    // `{` (positions.tsv).
+    assert!(tree.compatible(body, ret) && !tree.fits(body, ret));
+    assert!(!tree.fits(body, stmt));
+    assert!(tree.fits(body, inner));
+    // Whatever begins with `{` may stand there; the parse decides.
+    assert!(tree.fits(body, find(&tree, "initializer_list", "{ 3 }")));
+    // An if's consequence is any statement.
+    assert!(tree.fits(stmt, inner) && tree.fits(inner, ret));
+    // The hoisted node takes over the position's restriction.
+    let g_body = find(&tree, "compound_statement", "{ { return 2; } }");
+    let g_inner = find(&tree, "compound_statement", "{ return 2; }");
+    let g_ret = find(&tree, "return_statement", "return 2;");
+    tree.hoist(g_body, g_inner);
+    assert!(!tree.fits(g_inner, g_ret));
+
+    // A Python function's body is a `block`, which begins with its first statement: a
+    // statement may stand there.
+    let tree = build(
+        Lang::Python,
+        "def f(x):\n    if x:\n        return 1\n    return 2\n",
+    );
+    let block = find(&tree, "block", "if x:\n        return 1\n    return 2");
+    let ret = find(&tree, "return_statement", "return 2");
+    assert!(tree.fits(block, ret));
+}
