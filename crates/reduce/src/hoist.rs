@@ -26,8 +26,8 @@ pub(crate) fn chi<T: Tree>(tree: &T, n: T::Node) -> Vec<T::Node> {
             // for the syntax filter) or parse only as something else.
             if tree.fits(n, d) {
                 found.push((dist, d));
-                continue;
             }
+            continue;
         }
         stack.extend(tree.children(d).iter().rev().map(|&c| (c, dist + 1)));
     }
