@@ -49,6 +49,70 @@ fn a_run_is_probably_interesting_once_it_outlasts_most_failing_runs() {
     assert_eq!(durations(&[2, 2, 2], &[50, 50, 50]).win_after(), None);
 }
 
+#[test]
+fn durations_forget_all_but_the_last_window_of_each_answer() {
+    let ms = |ms| Some(Duration::from_millis(ms));
+    // Failing runs as long as the interesting ones: no time tells them apart ...
+    let mut d = durations(&[50, 55, 60], &[100; super::durations::DURATION_WINDOW]);
+    assert_eq!(d.win_after(), None);
+    // ... until a window of short failing runs has pushed every long one out.
+    for _ in 0..super::durations::DURATION_WINDOW - 3 {
+        d.add(Duration::from_millis(4), false);
+    }
+    assert_eq!(d.win_after(), None, "three 100 ms failing runs are left");
+    for _ in 0..3 {
+        d.add(Duration::from_millis(4), false);
+    }
+    assert_eq!(d.win_after(), ms(4));
+    assert_eq!(d.median_interesting(), ms(55));
+}
+
+#[test]
+fn durations_agree_with_counting_every_time_afresh() {
+    // The kept-sorted windows and the sweep against the definition, on a long pseudo-random
+    // stream (many evictions, repeated durations).
+    let mut d = Durations::default();
+    let (mut interesting, mut failing) = (Vec::new(), Vec::new());
+    let mut seed: u64 = 7;
+    for step in 0..1500 {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let is = (seed >> 33) % 3 == 0;
+        let took = Duration::from_millis((seed >> 40) % 40 + if is { 20 } else { 0 });
+        d.add(took, is);
+        let list = if is { &mut interesting } else { &mut failing };
+        list.push(took);
+        let window = |l: &Vec<Duration>| {
+            let mut w = l[l.len().saturating_sub(super::durations::DURATION_WINDOW)..].to_vec();
+            w.sort_unstable();
+            w
+        };
+        let (i, f) = (window(&interesting), window(&failing));
+        let afresh = |holds: &dyn Fn(usize, usize) -> bool| {
+            if i.len() < super::durations::DURATION_MIN || f.len() < super::durations::DURATION_MIN
+            {
+                return None;
+            }
+            std::iter::once(Duration::ZERO)
+                .chain(i.iter().copied())
+                .chain(f.iter().copied())
+                .filter(|&t| {
+                    let li = i.iter().filter(|&&x| x > t).count();
+                    let lf = f.iter().filter(|&&x| x > t).count();
+                    li >= super::durations::DURATION_MIN && holds(li, lf)
+                })
+                .min()
+        };
+        assert_eq!(d.win_after(), afresh(&|a, b| a > b), "step {step}");
+        for share in [0.5, 0.8, 0.9] {
+            let holds = |a: usize, b: usize| a as f64 >= share * (a + b) as f64;
+            assert_eq!(d.after_share(share), afresh(&holds), "step {step}");
+        }
+        assert_eq!(d.median_interesting(), i.get(i.len() / 2).copied());
+    }
+}
+
 /// One oracle run: when it started and ended, the units it kept, its answer.
 type Run = (Instant, Instant, HashSet<u8>, bool);
 
