@@ -121,8 +121,12 @@ fn shortest(
     let (mut i, mut f) = (0, 0);
     let mut t = Duration::ZERO;
     loop {
-        i += interesting[i..].partition_point(|&d| d <= t);
-        f += failing[f..].partition_point(|&d| d <= t);
+        while interesting.get(i).is_some_and(|&d| d <= t) {
+            i += 1;
+        }
+        while failing.get(f).is_some_and(|&d| d <= t) {
+            f += 1;
+        }
         let (longer_i, longer_f) = (interesting.len() - i, failing.len() - f);
         if longer_i >= DURATION_MIN && holds(longer_i, longer_f) {
             return Some(t);
