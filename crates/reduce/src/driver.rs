@@ -29,7 +29,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::lookahead::bet::{self, Bet};
+use crate::lookahead::bet::{self, Bet, Found};
 use crate::Judge;
 
 mod pool;
@@ -136,14 +136,14 @@ pub(crate) fn first_true_watched(
     });
     let (progress, changed) = (&shared.progress, &shared.changed);
     let next = AtomicUsize::new(0);
-    let found = Arc::new(AtomicUsize::new(usize::MAX));
+    let found = Arc::new(Found::new());
     let worker = || {
         loop {
             if stopped() {
                 break;
             }
             let i = next.fetch_add(1, Ordering::SeqCst);
-            if i >= n || i > found.load(Ordering::SeqCst) {
+            if i >= n || i > found.get() {
                 break;
             }
             if watched {
@@ -173,7 +173,7 @@ pub(crate) fn first_true_watched(
                 test(i)
             };
             if outcome == Some(true) {
-                found.fetch_min(i, Ordering::SeqCst);
+                found.win(i);
             }
             let mut p = lock(progress);
             p.outcomes[i] = outcome;
@@ -208,7 +208,7 @@ pub(crate) fn first_true_watched(
             }
         });
     }
-    let found = found.load(Ordering::SeqCst);
+    let found = found.get();
     let outcomes = std::mem::take(&mut lock(progress).outcomes);
     ((found != usize::MAX).then_some(found), outcomes)
 }
@@ -216,18 +216,13 @@ pub(crate) fn first_true_watched(
 /// The caller's thread while the workers run: call `watch.slow(i)` for the earliest
 /// unanswered index `i` (below any known winner) once it has been under test for
 /// `watch.after`.
-fn watch_earliest(
-    watch: &Watch,
-    progress: &Mutex<Progress>,
-    changed: &Condvar,
-    found: &AtomicUsize,
-) {
+fn watch_earliest(watch: &Watch, progress: &Mutex<Progress>, changed: &Condvar, found: &Found) {
     let mut called = usize::MAX;
     let mut p = lock(progress);
     while p.active > 0 {
         let earliest = p.pending.iter().position(Option::is_some);
         let due = earliest
-            .filter(|&i| i != called && i < found.load(Ordering::SeqCst))
+            .filter(|&i| i != called && i < found.get())
             .and_then(|i| Some((i, p.pending[i]? + watch.after)));
         match due {
             Some((i, due)) if Instant::now() >= due => {

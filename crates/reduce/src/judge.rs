@@ -206,6 +206,9 @@ impl Judge {
             // The run goes to a lookahead worker, so that this thread may go on once it is
             // probably interesting (see `Judge::steps`).
             let bet = crate::lookahead::bet::current_bet();
+            if let Some(b) = &bet {
+                b.wake_on(&la);
+            }
             let lost = || bet.as_ref().is_some_and(|b| b.lost()) || self.is_cancelled();
             let started = |since| {
                 if let Some(b) = &bet {
@@ -225,7 +228,6 @@ impl Judge {
             if interesting {
                 if let Some(b) = &bet {
                     b.won();
-                    la.notify();
                 }
             }
             return interesting;

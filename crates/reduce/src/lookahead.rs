@@ -149,6 +149,8 @@ pub(crate) struct Lookahead {
     work: Condvar,
     /// The algorithm's stop flag, raised (under the state's lock) by a misprediction.
     stop: Arc<AtomicBool>,
+    /// [`WAIT_AT_MOST`] (longer in tests that a wake-up must end a wait).
+    wait_at_most: Duration,
 }
 
 fn lock(m: &Mutex<State>) -> MutexGuard<'_, State> {
@@ -196,6 +198,7 @@ impl Lookahead {
             changed: Condvar::new(),
             work: Condvar::new(),
             stop,
+            wait_at_most: WAIT_AT_MOST,
         }
     }
 
@@ -314,7 +317,7 @@ impl Lookahead {
                 matches!(s.slots.get(&key), Some(Slot::Running { since, .. }) if since.elapsed() >= after)
             });
             let cheap = due_at_start && replay_is_cheap(&s);
-            let mut timeout = Duration::from_millis(20);
+            let mut timeout = self.wait_at_most;
             let in_requests = s.requests.iter().any(|r| r.0 == key);
             let requeue =
                 queued && !in_requests && !s.slots.contains_key(&key) && s.preempted.remove(&key);
@@ -384,13 +387,19 @@ impl Lookahead {
             if in_requests {
                 make_room(&mut s);
             }
-            // `lost` turns true without a notification when the winner was known without
-            // a run (ddmin's memo): look again now and then.
+            // Woken when the run ends, when a bet is lost (`bet::Found::win`) and when an
+            // assumption fails; the timeout bounds what changes without a wake-up (a
+            // cancel by the user, whose runs are killed and end at once, leaves queued
+            // tests waiting; whether an assumption is cheap: the algorithm's unit moved on).
             s = wake
                 .wait_timeout(s, timeout)
                 .unwrap_or_else(|e| e.into_inner())
                 .0;
         };
+        if answer == Answer::Assumed {
+            // Other tests of the same candidate take the assumption too.
+            wake_key(&s, &key);
+        }
         let wanted = s.wanted.get_mut(&key).map(|w| {
             w.tests -= 1;
             w.tests
@@ -454,6 +463,7 @@ impl Lookahead {
             }
             if mispredicted {
                 s.failed = Some(s.failed.map_or(unit, |f| f.min(unit)));
+                // Every waiting bet is lost now (the judge is stopped): see below.
                 self.stop.store(true, std::sync::atomic::Ordering::SeqCst);
                 s.assume_scale = (s.assume_scale * SCALE_UP).min(SCALE_MAX);
             } else {
@@ -484,8 +494,12 @@ impl Lookahead {
                 s.slots.remove(&key);
             }
         }
-        wake_key(&s, &key);
-        self.signal_changed(&s);
+        if mispredicted {
+            self.wake_all(&s);
+        } else {
+            wake_key(&s, &key);
+            self.signal_changed(&s);
+        }
         // No worker is woken for the permit: the one that ran this run asks for its next
         // run itself, at once (`Judge::speculate`).
         mispredicted
@@ -781,6 +795,11 @@ fn end_branch(s: &mut State, condition: &Key, interesting: bool) {
         }
     }
 }
+
+/// The longest a test waits in [`Lookahead::request`] before it looks again at what may
+/// have changed without a wake-up. It was 20 ms when a lost bet was noticed only this way;
+/// with oracle runs of 20-30 ms, half the waits then ended by the clock, not by an answer.
+const WAIT_AT_MOST: Duration = Duration::from_millis(100);
 
 /// The speculative driver's bets (see `driver`): which index of a sequence this thread tests.
 pub(crate) mod bet;

@@ -3,15 +3,57 @@
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock, Weak};
 use std::time::Instant;
+
+use super::Lookahead;
+
+/// The smallest interesting index of a speculating driver call known so far (`usize::MAX`:
+/// none), and the lookahead whose waiting bets must hear when it falls: a bet waiting for
+/// its run's answer is lost from then on, and gives up its wait at once
+/// ([`Lookahead::request`] looks at `lost` when woken). Without the wake-up the wait looked
+/// again every 20 ms: on c-ice s500041 at `--jobs 2`, 1,277 of 2,256 waits ended that way.
+pub(crate) struct Found {
+    index: AtomicUsize,
+    wake: OnceLock<Weak<Lookahead>>,
+}
+
+impl Default for Found {
+    fn default() -> Found {
+        Found::new()
+    }
+}
+
+impl Found {
+    pub fn new() -> Found {
+        Found {
+            index: AtomicUsize::new(usize::MAX),
+            wake: OnceLock::new(),
+        }
+    }
+
+    /// The smallest interesting index so far (`usize::MAX`: none).
+    pub fn get(&self) -> usize {
+        self.index.load(Ordering::SeqCst)
+    }
+
+    /// `index` is interesting: wake the bets waiting on `la` if that lowers the smallest.
+    pub fn win(&self, index: usize) {
+        let before = self.index.fetch_min(index, Ordering::SeqCst);
+        if index < before {
+            if let Some(la) = self.wake.get().and_then(Weak::upgrade) {
+                la.notify();
+            }
+        }
+    }
+}
 
 /// The driver's index being tested on this thread, while a worker of `driver::first_true`
 /// with several jobs tests it: the smallest interesting index known so far (`usize::MAX`:
 /// none) and this one's. See the docs of `driver`.
 #[derive(Clone)]
 pub(crate) struct Bet {
-    found: Arc<AtomicUsize>,
+    found: Arc<Found>,
     index: usize,
     on_start: Option<OnStart>,
 }
@@ -20,7 +62,7 @@ pub(crate) struct Bet {
 pub(crate) type OnStart = Arc<dyn Fn(Instant) + Send + Sync>;
 
 impl Bet {
-    pub fn new(found: Arc<AtomicUsize>, index: usize) -> Bet {
+    pub fn new(found: Arc<Found>, index: usize) -> Bet {
         Bet {
             found,
             index,
@@ -48,12 +90,18 @@ impl Bet {
 
     /// An earlier index of the sequence was interesting: this answer is not needed.
     pub fn lost(&self) -> bool {
-        self.found.load(Ordering::SeqCst) < self.index
+        self.found.get() < self.index
     }
 
-    /// This index is interesting: later bets are lost from now on.
+    /// This index is interesting: later bets are lost from now on (and woken if waiting).
     pub fn won(&self) {
-        self.found.fetch_min(self.index, Ordering::SeqCst);
+        self.found.win(self.index);
+    }
+
+    /// The bets of this driver call wait for runs of `la`: wake them there when one wins
+    /// (the first lookahead named stays; a driver call has one).
+    pub fn wake_on(&self, la: &Arc<Lookahead>) {
+        let _ = self.found.wake.set(Arc::downgrade(la));
     }
 }
 

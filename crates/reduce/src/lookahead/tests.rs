@@ -477,7 +477,7 @@ fn an_answer_wakes_only_the_tests_that_want_it() {
             la.finish(key, Some(false));
             std::thread::sleep(Duration::from_millis(1));
         }
-        // About 70 ms: the waiter also looks again every 20 ms on its own.
+        // About 70 ms: the waiter also looks again every 100 ms on its own.
         let woken = crate::proc_task::voluntary_switches(&task) - before;
         // Answer x before asserting: a failed assertion must not leave the waiter waiting.
         la.finish(x, Some(true));
@@ -486,5 +486,85 @@ fn an_answer_wakes_only_the_tests_that_want_it() {
             woken <= 15,
             "woken {woken} times by 60 answers it does not want"
         );
+    });
+}
+
+/// How long a test may take to give up its wait once woken; the wait's own bound is set
+/// longer, so that only a wake-up ends the wait in time.
+const WOKEN_WITHIN: Duration = Duration::from_secs(5);
+
+#[test]
+fn a_bet_lost_while_it_waits_gives_up_at_once() {
+    // The bet of index 1 waits for its run; index 0 of the same driver call wins without
+    // a run of this lookahead (a memo's answer): the bet must hear of it, not find out
+    // when its wait times out.
+    use super::bet::{Bet, Found};
+    use super::{Answer, Lookahead};
+    use crate::Cache;
+    use std::sync::Arc;
+    let mut la = Lookahead::new(2);
+    la.wait_at_most = 2 * WOKEN_WITHIN;
+    let la = Arc::new(la);
+    let found = Arc::new(Found::new());
+    let bet = Bet::new(Arc::clone(&found), 1);
+    bet.wake_on(&la);
+    std::thread::scope(|scope| {
+        let waiter =
+            scope.spawn(|| la.request(Cache::key(b"b"), b"b", false, &|| bet.lost(), &|_| {}));
+        let (b, _, _, _) = la.next(Cache::key).expect("b's run");
+        std::thread::sleep(Duration::from_millis(20));
+        assert!(!waiter.is_finished());
+        // A later index winning changes nothing for it.
+        found.win(2);
+        std::thread::sleep(Duration::from_millis(20));
+        assert!(!waiter.is_finished(), "index 1 is not lost to index 2");
+        let won = Instant::now();
+        found.win(0);
+        assert_eq!(waiter.join().unwrap(), Answer::Lost);
+        assert!(
+            won.elapsed() < WOKEN_WITHIN,
+            "not woken: {:?}",
+            won.elapsed()
+        );
+        la.finish(b, None);
+    });
+}
+
+#[test]
+fn a_failed_assumption_wakes_every_waiting_bet() {
+    // A misprediction stops the algorithm, which every bet under way reads as lost.
+    use super::{Answer, Lookahead};
+    use crate::Cache;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut la = Lookahead::with_stop(2, 0, Arc::clone(&stop));
+    la.wait_at_most = 2 * WOKEN_WITHIN;
+    // Past about 1.5 ms a run is very probably interesting.
+    super::lock(&la.state).durations = durations(&[50, 55, 60], &[1, 1, 1]);
+    la.set_unit(Some((7, crate::cpu_seconds())));
+    std::thread::scope(|scope| {
+        let test = scope.spawn(|| la.request(Cache::key(b"a"), b"a", true, &|| false, &|_| {}));
+        let (a, _, _, _) = la.next(Cache::key).expect("a's run");
+        assert_eq!(test.join().unwrap(), Answer::Assumed);
+        // No more assumptions (the bet's run would be one).
+        la.set_unit(None);
+        let (la, stop) = (&la, &stop);
+        let bet = scope.spawn(move || {
+            let lost = || stop.load(Ordering::SeqCst);
+            la.request(Cache::key(b"b"), b"b", false, &lost, &|_| {})
+        });
+        let (b, _, _, _) = la.next(Cache::key).expect("b's run");
+        std::thread::sleep(Duration::from_millis(20));
+        assert!(!bet.is_finished());
+        let failed = Instant::now();
+        assert!(la.finish(a, Some(false)), "a misprediction");
+        assert_eq!(bet.join().unwrap(), Answer::Lost);
+        assert!(
+            failed.elapsed() < WOKEN_WITHIN,
+            "not woken: {:?}",
+            failed.elapsed()
+        );
+        la.finish(b, None);
     });
 }
