@@ -97,6 +97,10 @@ pub(crate) fn first_true(
     first_true_watched(jobs, n, stopped, test, None)
 }
 
+/// How many indices per worker may be handed out past a probably interesting earliest
+/// pending index (see [`first_true_watched`]'s workers).
+const AHEAD_OF_PROBABLE: usize = 2;
+
 /// What the workers of [`first_true_watched`] share with the caller's thread.
 struct Progress {
     outcomes: Vec<Option<bool>>,
@@ -141,6 +145,33 @@ pub(crate) fn first_true_watched(
         loop {
             if stopped() {
                 break;
+            }
+            if let Some(watch) = watch.filter(|_| watched) {
+                // While the earliest pending index is probably interesting, at most
+                // `AHEAD_OF_PROBABLE * workers` indices are handed out past it. A worker
+                // whose candidates the syntax filter rejects goes through one index after
+                // another (a parse each, no oracle run) while that run lasts, and all of it
+                // is thrown away when it wins; bets with oracle runs still fill the workers.
+                let mut p = lock(progress);
+                loop {
+                    let probable = p.pending.iter().enumerate().find_map(|(e, since)| {
+                        since
+                            .filter(|since| since.elapsed() >= watch.after)
+                            .map(|_| e)
+                    });
+                    let too_far = probable.is_some_and(|e| {
+                        p.pending[..e].iter().all(Option::is_none)
+                            && next.load(Ordering::SeqCst) > e + AHEAD_OF_PROBABLE * workers
+                    });
+                    if !too_far || stopped() {
+                        break;
+                    }
+                    // Woken by every answer; the clock is for `stopped` (a cancel).
+                    p = changed
+                        .wait_timeout(p, Duration::from_millis(50))
+                        .unwrap_or_else(|e| e.into_inner())
+                        .0;
+                }
             }
             let i = next.fetch_add(1, Ordering::SeqCst);
             if i >= n || i > found.get() {
@@ -416,6 +447,42 @@ mod tests {
             .recv_timeout(Duration::from_secs(20))
             .expect("the driver hung when its threads could not start");
         assert_eq!(got, vec![Some(29); 4]);
+    }
+
+    #[test]
+    fn few_indices_are_taken_past_a_probably_interesting_earliest() {
+        // Index 0 answers "interesting" after 1 s; the others answer after 5 ms each
+        // (filter-rejected candidates). Once index 0 has run for 20 ms it is probably
+        // interesting: the second worker takes at most `AHEAD_OF_PROBABLE * 2` indices past
+        // it (before, it went through all 39 others, parses thrown away when index 0 wins).
+        use std::sync::atomic::AtomicUsize;
+        let tested = AtomicUsize::new(0);
+        let slow = |_| {};
+        let watch = Watch {
+            after: Duration::from_millis(20),
+            slow: &slow,
+        };
+        let (first, _) = first_true_watched(
+            2,
+            40,
+            &|| false,
+            &|i| {
+                tested.fetch_add(1, Ordering::SeqCst);
+                if i == 0 {
+                    std::thread::sleep(Duration::from_secs(1));
+                    return Some(true);
+                }
+                std::thread::sleep(Duration::from_millis(5));
+                Some(false)
+            },
+            Some(&watch),
+        );
+        assert_eq!(first, Some(0));
+        let tested = tested.load(Ordering::SeqCst);
+        assert!(
+            tested <= 10,
+            "{tested} indices tested past a probable winner"
+        );
     }
 
     #[test]
