@@ -98,7 +98,7 @@ pub(crate) fn first_true(
 }
 
 /// How many indices per worker may be handed out past a probably interesting earliest
-/// pending index (see [`first_true_watched`]'s workers).
+/// pending index (see [`wait_while_far_ahead`]).
 const AHEAD_OF_PROBABLE: usize = 2;
 
 /// What the workers of [`first_true_watched`] share with the caller's thread.
@@ -147,31 +147,7 @@ pub(crate) fn first_true_watched(
                 break;
             }
             if let Some(watch) = watch.filter(|_| watched) {
-                // While the earliest pending index is probably interesting, at most
-                // `AHEAD_OF_PROBABLE * workers` indices are handed out past it. A worker
-                // whose candidates the syntax filter rejects goes through one index after
-                // another (a parse each, no oracle run) while that run lasts, and all of it
-                // is thrown away when it wins; bets with oracle runs still fill the workers.
-                let mut p = lock(progress);
-                loop {
-                    let probable = p.pending.iter().enumerate().find_map(|(e, since)| {
-                        since
-                            .filter(|since| since.elapsed() >= watch.after)
-                            .map(|_| e)
-                    });
-                    let too_far = probable.is_some_and(|e| {
-                        p.pending[..e].iter().all(Option::is_none)
-                            && next.load(Ordering::SeqCst) > e + AHEAD_OF_PROBABLE * workers
-                    });
-                    if !too_far || stopped() {
-                        break;
-                    }
-                    // Woken by every answer; the clock is for `stopped` (a cancel).
-                    p = changed
-                        .wait_timeout(p, Duration::from_millis(50))
-                        .unwrap_or_else(|e| e.into_inner())
-                        .0;
-                }
+                wait_while_far_ahead(watch, progress, changed, &next, workers, stopped);
             }
             let i = next.fetch_add(1, Ordering::SeqCst);
             if i >= n || i > found.get() {
@@ -244,6 +220,45 @@ pub(crate) fn first_true_watched(
     ((found != usize::MAX).then_some(found), outcomes)
 }
 
+/// The earliest unanswered index and when its run started.
+fn earliest_pending(p: &Progress) -> Option<(usize, Instant)> {
+    p.pending
+        .iter()
+        .enumerate()
+        .find_map(|(i, since)| since.map(|since| (i, since)))
+}
+
+/// A worker of a watched round, before it takes the next index: wait while the earliest
+/// pending index is probably interesting (under test for `watch.after`) and
+/// [`AHEAD_OF_PROBABLE`] indices per worker are handed out past it already. A worker whose
+/// candidates the syntax filter rejects goes through one index after another (a parse each,
+/// no oracle run) while that run lasts, and all of it is thrown away when it wins; bets with
+/// oracle runs still fill the workers.
+fn wait_while_far_ahead(
+    watch: &Watch,
+    progress: &Mutex<Progress>,
+    changed: &Condvar,
+    next: &AtomicUsize,
+    workers: usize,
+    stopped: &(dyn Fn() -> bool + Sync),
+) {
+    let mut p = lock(progress);
+    loop {
+        let too_far = earliest_pending(&p).is_some_and(|(e, since)| {
+            since.elapsed() >= watch.after
+                && next.load(Ordering::SeqCst) > e + AHEAD_OF_PROBABLE * workers
+        });
+        if !too_far || stopped() {
+            return;
+        }
+        // Woken by every answer; the clock is for `stopped` (a cancel).
+        p = changed
+            .wait_timeout(p, Duration::from_millis(50))
+            .unwrap_or_else(|e| e.into_inner())
+            .0;
+    }
+}
+
 /// The caller's thread while the workers run: call `watch.slow(i)` for the earliest
 /// unanswered index `i` (below any known winner) once it has been under test for
 /// `watch.after`.
@@ -251,10 +266,9 @@ fn watch_earliest(watch: &Watch, progress: &Mutex<Progress>, changed: &Condvar, 
     let mut called = usize::MAX;
     let mut p = lock(progress);
     while p.active > 0 {
-        let earliest = p.pending.iter().position(Option::is_some);
-        let due = earliest
-            .filter(|&i| i != called && i < found.get())
-            .and_then(|i| Some((i, p.pending[i]? + watch.after)));
+        let due = earliest_pending(&p)
+            .filter(|&(i, _)| i != called && i < found.get())
+            .map(|(i, since)| (i, since + watch.after));
         match due {
             Some((i, due)) if Instant::now() >= due => {
                 called = i;
@@ -451,15 +465,15 @@ mod tests {
 
     #[test]
     fn few_indices_are_taken_past_a_probably_interesting_earliest() {
-        // Index 0 answers "interesting" after 1 s; the others answer after 5 ms each
-        // (filter-rejected candidates). Once index 0 has run for 20 ms it is probably
-        // interesting: the second worker takes at most `AHEAD_OF_PROBABLE * 2` indices past
-        // it (before, it went through all 39 others, parses thrown away when index 0 wins).
+        // Index 0 answers "interesting" after 1 s; the others answer at once (filter-rejected
+        // candidates). Index 0 is probably interesting from the start (`after` is zero): the
+        // second worker takes at most `AHEAD_OF_PROBABLE * 2` indices past it (before, it
+        // went through all 39 others, parses thrown away when index 0 wins).
         use std::sync::atomic::AtomicUsize;
         let tested = AtomicUsize::new(0);
         let slow = |_| {};
         let watch = Watch {
-            after: Duration::from_millis(20),
+            after: Duration::ZERO,
             slow: &slow,
         };
         let (first, _) = first_true_watched(
@@ -472,7 +486,6 @@ mod tests {
                     std::thread::sleep(Duration::from_secs(1));
                     return Some(true);
                 }
-                std::thread::sleep(Duration::from_millis(5));
                 Some(false)
             },
             Some(&watch),
