@@ -111,6 +111,9 @@ struct State {
     assumptions: u64,
     /// See [`SCALE_UP`].
     assume_scale: f64,
+    /// Waits in [`Lookahead::request`] that ended by the clock, not by a wake-up.
+    #[cfg(test)]
+    clock_waits: u64,
 }
 
 /// The tests waiting in [`Lookahead::request`] for one key, and what wakes them: an answer,
@@ -196,6 +199,8 @@ impl Lookahead {
                 unit: None,
                 assumptions: 0,
                 assume_scale: 1.0,
+                #[cfg(test)]
+                clock_waits: 0,
             }),
             changed: Condvar::new(),
             work: Condvar::new(),
@@ -393,10 +398,14 @@ impl Lookahead {
             // assumption fails; the timeout bounds what changes without a wake-up (a
             // cancel by the user, whose runs are killed and end at once, leaves queued
             // tests waiting; whether an assumption is cheap: the algorithm's unit moved on).
-            s = wake
+            let (guard, _waited) = wake
                 .wait_timeout(s, timeout)
-                .unwrap_or_else(|e| e.into_inner())
-                .0;
+                .unwrap_or_else(|e| e.into_inner());
+            s = guard;
+            #[cfg(test)]
+            if _waited.timed_out() {
+                s.clock_waits += 1;
+            }
         };
         if answer == Answer::Assumed {
             // Other tests of the same candidate take the assumption too.

@@ -489,9 +489,14 @@ fn an_answer_wakes_only_the_tests_that_want_it() {
     });
 }
 
-/// How long a test may take to give up its wait once woken; the wait's own bound is set
-/// longer, so that only a wake-up ends the wait in time.
-const WOKEN_WITHIN: Duration = Duration::from_secs(5);
+/// The bound of a wait in the wake-up tests: so long that no wait ends by the clock unless
+/// the wake-up is missing (and then the test fails on [`waits_by_the_clock`]).
+const LONG_WAIT: Duration = Duration::from_secs(10);
+
+/// How many waits in `Lookahead::request` ended by the clock so far.
+fn waits_by_the_clock(la: &super::Lookahead) -> u64 {
+    super::lock(&la.state).clock_waits
+}
 
 #[test]
 fn a_bet_lost_while_it_waits_gives_up_at_once() {
@@ -503,7 +508,7 @@ fn a_bet_lost_while_it_waits_gives_up_at_once() {
     use crate::Cache;
     use std::sync::Arc;
     let mut la = Lookahead::new(2);
-    la.wait_at_most = 2 * WOKEN_WITHIN;
+    la.wait_at_most = LONG_WAIT;
     let la = Arc::new(la);
     let found = Arc::new(Found::new());
     let bet = Bet::new(Arc::clone(&found), 1);
@@ -518,14 +523,9 @@ fn a_bet_lost_while_it_waits_gives_up_at_once() {
         found.win(2);
         std::thread::sleep(Duration::from_millis(20));
         assert!(!waiter.is_finished(), "index 1 is not lost to index 2");
-        let won = Instant::now();
         found.win(0);
         assert_eq!(waiter.join().unwrap(), Answer::Lost);
-        assert!(
-            won.elapsed() < WOKEN_WITHIN,
-            "not woken: {:?}",
-            won.elapsed()
-        );
+        assert_eq!(waits_by_the_clock(&la), 0, "not woken");
         la.finish(b, None);
     });
 }
@@ -539,7 +539,7 @@ fn a_failed_assumption_wakes_every_waiting_bet() {
     use std::sync::Arc;
     let stop = Arc::new(AtomicBool::new(false));
     let mut la = Lookahead::with_stop(2, 0, Arc::clone(&stop));
-    la.wait_at_most = 2 * WOKEN_WITHIN;
+    la.wait_at_most = LONG_WAIT;
     // Past about 1.5 ms a run is very probably interesting.
     super::lock(&la.state).durations = durations(&[50, 55, 60], &[1, 1, 1]);
     la.set_unit(Some((7, crate::cpu_seconds())));
@@ -557,14 +557,11 @@ fn a_failed_assumption_wakes_every_waiting_bet() {
         let (b, _, _, _) = la.next(Cache::key).expect("b's run");
         std::thread::sleep(Duration::from_millis(20));
         assert!(!bet.is_finished());
-        let failed = Instant::now();
+        // a's own wait ended by the clock when its run fell due (the assumption).
+        let before = waits_by_the_clock(la);
         assert!(la.finish(a, Some(false)), "a misprediction");
         assert_eq!(bet.join().unwrap(), Answer::Lost);
-        assert!(
-            failed.elapsed() < WOKEN_WITHIN,
-            "not woken: {:?}",
-            failed.elapsed()
-        );
+        assert_eq!(waits_by_the_clock(la), before, "not woken");
         la.finish(b, None);
     });
 }
