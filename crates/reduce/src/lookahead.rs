@@ -407,10 +407,6 @@ impl Lookahead {
                 s.clock_waits += 1;
             }
         };
-        if answer == Answer::Assumed {
-            // Other tests of the same candidate take the assumption too.
-            wake_key(&s, &key);
-        }
         let wanted = s.wanted.get_mut(&key).map(|w| {
             w.tests -= 1;
             w.tests
