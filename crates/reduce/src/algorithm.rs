@@ -341,7 +341,9 @@ fn run_phase<T: Tree>(s: &mut Session<T>, config: &TreeConfig, step: Step) {
         pass += 1;
         s.label = format!("{name} pass {pass}");
         if config.base.is_recursive() {
-            hdd::recursive(s, step, config.order)
+            s.pass_start = config.fixpoint.then(|| s.current.clone());
+            hdd::recursive(s, step, config.order);
+            s.pass_start = None;
         } else {
             hdd::levels(s, step)
         }

@@ -513,9 +513,13 @@ impl Judge {
         state
     }
 
-    /// The cache knows `candidate` is not interesting (announcing it would waste a place).
+    /// The cache knows `candidate`'s answer, or its run is under way: announcing it would
+    /// waste a place. (The places are few, `jobs` or so: when they went to runs already under
+    /// way, the announcement did not reach the next node and workers idled; sleep oracle,
+    /// `--jobs 8`.)
     pub(crate) fn known_pass(&self, candidate: &[u8]) -> bool {
-        self.cache_contains(&Cache::key(candidate))
+        let key = Cache::key(candidate);
+        self.cache_contains(&key) || self.lookahead().is_some_and(|la| la.under_way(&key))
     }
 
     /// [`Judge::known_pass`] by key, without counting a cache hit.

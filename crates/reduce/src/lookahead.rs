@@ -234,6 +234,11 @@ impl Lookahead {
         self.work.notify_all();
     }
 
+    /// An oracle run of `key` is under way (announcing it again would waste a place).
+    pub fn under_way(&self, key: &Key) -> bool {
+        matches!(lock(&self.state).slots.get(key), Some(Slot::Running { .. }))
+    }
+
     /// A bet on success: `candidates` are what the algorithm tests next if `condition` is
     /// interesting (and everything after it fails). Idle workers test them before anything
     /// else once `condition`'s run has lasted [`Lookahead::win_after`]; dropped when it

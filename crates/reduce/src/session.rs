@@ -205,6 +205,10 @@ pub(crate) struct Session<'a, T: Tree> {
     /// The node HDDr visits, when `ahead` holds the whole (breadth-first) work list: its
     /// remaining children are visited right after the nodes of `ahead` (see `hdd`).
     pub visiting: Option<T::Node>,
+    /// With a fixed point, the text when the running pass of HDDr began: a pass that changes
+    /// it is followed by another from the root, which the announcements look ahead into
+    /// (see `hdd`). `None` without a fixed point.
+    pub pass_start: Option<Vec<u8>>,
     /// DDMIN's configurations keep what their kept siblings refer to (`closure`).
     pub closure: bool,
     /// With `closure`: which calls refer to the declaration of the function they call (see
@@ -227,6 +231,7 @@ impl<'a, T: Tree> Session<'a, T> {
             label: String::new(),
             ahead: Vec::new(),
             visiting: None,
+            pass_start: None,
             closure: false,
             closure_calls: Calls::Refer,
         }
@@ -282,6 +287,12 @@ impl<F: Fn(&[usize]) -> Vec<u8> + Sync> crate::ddmin::Ahead for JudgeAhead<'_, F
             next.extend(then(result));
         }
         self.judge.announce_if(&(self.candidate)(pending), next);
+    }
+
+    fn rest(&self, result: &[usize]) {
+        if let Some(then) = self.then {
+            self.judge.announce(then(result));
+        }
     }
 }
 

@@ -18,6 +18,11 @@ pub(crate) trait Ahead: Sync {
     /// it if it is and every later test fails, in order, and `result` what ddmin then returns
     /// (`None` when `next` was cut before ddmin's end).
     fn branch(&self, pending: &[usize], next: Vec<Vec<usize>>, result: Option<&[usize]>);
+
+    /// Every candidate ddmin has left fails, after it changed its configuration: it returns
+    /// `result`, and what the caller tests then is worth announcing (the announcements made
+    /// before ddmin started assumed that nothing would change).
+    fn rest(&self, result: &[usize]);
 }
 
 impl Run<'_> {
@@ -57,6 +62,7 @@ impl Run<'_> {
             known,
             unit_prints: self.unit_prints,
             ahead: None,
+            changed: false,
         };
         // The win shrank the configuration: with DDMIN*, another ddmin follows this one.
         let mut stopped = sim.ddmin2_from(&mut config, bounds, offset);

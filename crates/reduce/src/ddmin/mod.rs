@@ -142,6 +142,7 @@ pub(crate) fn ddmin_indices_ahead(
         known: Known::default(),
         unit_prints: &unit_prints,
         ahead: ahead.filter(|_| jobs > 1),
+        changed: false,
     };
     let mut config: Vec<usize> = (0..len).collect();
     loop {
@@ -194,6 +195,8 @@ struct Run<'a> {
     unit_prints: &'a [u128],
     /// Bets on success (only with several jobs).
     ahead: Option<&'a dyn Ahead>,
+    /// A round of this run was won: the configuration is not the one ddmin started with.
+    changed: bool,
 }
 
 impl Run<'_> {
@@ -227,6 +230,7 @@ impl Run<'_> {
             match step {
                 Step::Stopped => return true,
                 Step::Subset(i) => {
+                    self.changed = true;
                     let kept = config[bounds[i]..bounds[i + 1]].to_vec();
                     *config = kept;
                     bounds = split(config.len(), self.nu);
@@ -234,6 +238,7 @@ impl Run<'_> {
                     self.known.shrunk_to(config.len());
                 }
                 Step::Remove { removed, first } => {
+                    self.changed = true;
                     (bounds, offset) = self.remove(config, &bounds, &removed, first);
                     self.known.shrunk_to(config.len());
                 }
@@ -343,6 +348,7 @@ impl Run<'_> {
         let mut candidates: Vec<(usize, Candidate)> = Vec::new();
         let mut seen = std::collections::HashSet::new();
         let (mut b, mut o) = (std::mem::take(bounds), *offset);
+        let mut end_reached = false;
         loop {
             let parts = Parts::new(config, &b, self.unit_prints);
             for kind in self.order(parts.n(), o) {
@@ -367,7 +373,20 @@ impl Run<'_> {
             rounds.push((b, o));
             match next {
                 Some((finer, rotated)) if candidates.len() < span => (b, o) = (finer, rotated),
-                _ => break,
+                Some(_) => break,
+                None => {
+                    end_reached = true;
+                    break;
+                }
+            }
+        }
+        // The plan reaches ddmin's end: if all of it fails, ddmin returns `config`, and what
+        // the caller tests then is known. Announced for the idle workers when a win made the
+        // announcements from before ddmin stale: at the end of a ddmin the plan is often one
+        // or two candidates, and the other workers had nothing to run (sleep oracle, --jobs 8).
+        if end_reached && self.changed && !self.opts.fixpoint {
+            if let Some(ahead) = self.ahead {
+                ahead.rest(config);
             }
         }
         let parts: Vec<Parts> = rounds

@@ -597,6 +597,7 @@ fn after_win_is_what_ddmin_tests_after_that_win() {
                 known: Known::default(),
                 unit_prints: &prints,
                 ahead: None,
+                changed: false,
             };
             let what = format!("{mode:?} {kind:?} fixpoint {fixpoint}");
             let (next, end) = run.after_win(&config, &bounds, kind, 1000);
@@ -607,4 +608,47 @@ fn after_win_is_what_ddmin_tests_after_that_win() {
             assert_eq!(end, None, "{what}: cut before ddmin's end");
         }
     }
+}
+
+/// Records what ddmin hands to [`Ahead::rest`].
+#[derive(Default)]
+struct Rests(Mutex<Vec<Vec<usize>>>);
+
+impl Ahead for Rests {
+    fn win_after(&self) -> Option<std::time::Duration> {
+        None
+    }
+
+    fn branch(&self, _: &[usize], _: Vec<Vec<usize>>, _: Option<&[usize]>) {}
+
+    fn rest(&self, result: &[usize]) {
+        self.0.lock().unwrap().push(result.to_vec());
+    }
+}
+
+#[test]
+fn once_it_has_changed_ddmin_announces_what_follows_its_end() {
+    // Interesting: keeps 1 and 6. After its wins, ddmin's plan reaches its end (every unit
+    // alone) with the configuration it will return if all of it fails: the caller's next
+    // tests depend on that configuration, and the announcements made before ddmin began
+    // assumed it would not change.
+    let opts = DdminOptions {
+        jobs: 2,
+        ..Default::default()
+    };
+    let rests = Rests::default();
+    let test = |c: &[usize]| c.contains(&1) && c.contains(&6);
+    let kept = ddmin_indices_ahead(8, &test, &opts, Some(&rests));
+    assert_eq!(kept, [1, 6]);
+    let rests = rests.0.into_inner().unwrap();
+    assert_eq!(
+        rests.last().map(Vec::as_slice),
+        Some(&[1, 6][..]),
+        "{rests:?}"
+    );
+    // Nothing interesting: the announcements from before ddmin stay true.
+    let rests = Rests::default();
+    let kept = ddmin_indices_ahead(8, &|_: &[usize]| false, &opts, Some(&rests));
+    assert_eq!(kept.len(), 8);
+    assert!(rests.0.into_inner().unwrap().is_empty());
 }

@@ -288,3 +288,52 @@ fn a_bet_on_success_runs_on_into_the_next_visit() {
     assert!(out.contains(&"k".to_string()), "{out:?}");
     assert!(out.len() <= 1 + 2 * 2, "{out:?}");
 }
+
+/// What `next_visits` announces (budget 20) with the session at the visit of `visiting`,
+/// nothing else in the work list, and the pass having begun with the text `pass_start`.
+fn announced_after(src: &str, visiting: &str, pass_start: Option<&[u8]>) -> Vec<String> {
+    use super::{next_visits, Assumed, Step};
+    use crate::session::Session;
+    let mut tree = Toy::parse(src);
+    let visiting = tree.find(visiting);
+    let (judge, _) = judge(|_| false);
+    let ddmin = crate::DdminOptions {
+        jobs: 2,
+        ..Default::default()
+    };
+    let mut s = Session::new(&mut tree, &judge, &ddmin);
+    s.visiting = Some(visiting);
+    s.pass_start = pass_start.map(<[u8]>::to_vec);
+    let step = Step {
+        prune: true,
+        hoist: false,
+        coarse: false,
+    };
+    let mut out = Vec::new();
+    next_visits(&s, &mut out, step, 20, Assumed::none());
+    out.into_iter()
+        .map(|c| String::from_utf8(c).unwrap())
+        .collect()
+}
+
+#[test]
+fn the_announcements_walk_on_past_the_work_list() {
+    // Visiting the root: its kept children `a` and the bare `w` follow, then `a`'s child
+    // `b`, whose visit tries "m n w" (without k) and "k n w" (without m).
+    let out = announced_after("(s (a (b k m) n) w)", "k m n w", None);
+    assert!(out.contains(&"n w".to_string()), "{out:?}");
+    assert!(out.contains(&"m n w".to_string()), "{out:?}");
+    assert!(out.contains(&"k n w".to_string()), "{out:?}");
+}
+
+#[test]
+fn a_pass_that_changed_the_text_is_followed_by_the_next_from_the_root() {
+    // Visiting `a` (its children are tokens): what follows is the fixed point's next pass,
+    // whose root visit tries "x y" and "z", but only if this pass changed the text.
+    let src = "(s (a x y) z)";
+    let out = announced_after(src, "x y", Some(b"x y z q"));
+    assert!(out.contains(&"x y".to_string()), "{out:?}");
+    assert!(out.contains(&"z".to_string()), "{out:?}");
+    assert!(announced_after(src, "x y", Some(b"x y z")).is_empty());
+    assert!(announced_after(src, "x y", None).is_empty());
+}

@@ -512,3 +512,42 @@ fn a_panic_in_the_body_stops_the_lookahead_workers() {
         .expect("with_lookahead hung after a panic");
     assert!(panicked);
 }
+
+#[test]
+fn a_candidate_under_way_is_not_announced_again() {
+    // An announcement has `jobs` places or so: one given to a run already under way did not
+    // reach further ahead. `known_pass` (which the announcements skip) counts such runs.
+    use std::sync::atomic::{AtomicBool, Ordering};
+    static STARTED: AtomicBool = AtomicBool::new(false);
+    static RELEASE: AtomicBool = AtomicBool::new(false);
+    let oracle = FnOracle::new(|c: &[u8]| {
+        if c == b"slow" {
+            STARTED.store(true, Ordering::SeqCst);
+            let until = std::time::Instant::now() + Duration::from_secs(10);
+            while !RELEASE.load(Ordering::SeqCst) && std::time::Instant::now() < until {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
+        false
+    });
+    let judge = Judge::new(Box::new(oracle), JudgeOptions::default());
+    let (during, after) = judge.with_lookahead(2, || {
+        assert!(!judge.known_pass(b"slow"));
+        judge.announce(vec![b"slow".to_vec()]);
+        let until = std::time::Instant::now() + Duration::from_secs(10);
+        while !STARTED.load(Ordering::SeqCst) && std::time::Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let during = judge.known_pass(b"slow");
+        RELEASE.store(true, Ordering::SeqCst);
+        // The main line's own test takes the speculative answer.
+        assert!(!judge.test(b"slow"));
+        (during, judge.known_pass(b"slow"))
+    });
+    assert!(
+        STARTED.load(Ordering::SeqCst),
+        "the announced run never started"
+    );
+    assert!(during, "a run under way was not known");
+    assert!(after, "an answered candidate was not known");
+}

@@ -565,3 +565,18 @@ fn a_failed_assumption_wakes_every_waiting_bet() {
         la.finish(b, None);
     });
 }
+
+#[test]
+fn a_run_is_under_way_from_its_start_to_its_answer() {
+    use crate::Cache;
+    let la = super::Lookahead::new(2);
+    let key = Cache::key(b"x");
+    assert!(!la.under_way(&key));
+    la.announce(vec![b"x".to_vec()]);
+    assert!(!la.under_way(&key), "queued, not started");
+    let (started, _, _, _) = la.next(Cache::key).expect("x's run");
+    assert_eq!(started, key);
+    assert!(la.under_way(&key));
+    la.finish(key, Some(false));
+    assert!(!la.under_way(&key));
+}
