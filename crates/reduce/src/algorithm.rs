@@ -480,7 +480,12 @@ fn rounds(tree: &mut RTree, judge: &Judge, config: &TreeConfig, round: &mut usiz
             };
             let runs = judge.stats().oracle_runs;
             let size = passes::chars(&st.current);
-            st.current = reduce(&mut t, judge, if st.closure { config } else { &plain });
+            let after_phase = |text: &[u8], limit: usize| {
+                Passes::new(lang, judge, &config.ddmin, text.to_vec(), &facts)
+                    .first_candidates(&config.passes, limit)
+            };
+            let cfg = if st.closure { config } else { &plain };
+            st.current = reduce_then(&mut t, judge, cfg, Some(&after_phase));
             judge.record(PassRecord {
                 round: st.round,
                 pass: "tree".to_string(),
@@ -547,7 +552,18 @@ fn rounds(tree: &mut RTree, judge: &Judge, config: &TreeConfig, round: &mut usiz
 /// occurrences down a well-founded order, so this is never reached in practice.
 const MAX_ROUNDS: usize = 100;
 
+#[cfg(test)]
 pub(crate) fn reduce<T: Tree>(tree: &mut T, judge: &Judge, config: &TreeConfig) -> Vec<u8> {
+    reduce_then(tree, judge, config, None)
+}
+
+/// [`reduce`], told what follows its last phase (see `Session::after_phase`).
+fn reduce_then<T: Tree>(
+    tree: &mut T,
+    judge: &Judge,
+    config: &TreeConfig,
+    after_phase: Option<crate::session::AfterPhase<'_>>,
+) -> Vec<u8> {
     let coarse = config.base.is_coarse();
     let mut s = Session::new(tree, judge, &config.ddmin);
     s.closure = config.closure;
@@ -576,6 +592,8 @@ pub(crate) fn reduce<T: Tree>(tree: &mut T, judge: &Judge, config: &TreeConfig) 
             hoist: config.hoist.has_interlace(),
             coarse,
         };
+        // The transformation passes follow this phase, unless the text pass does.
+        s.after_phase = after_phase.filter(|_| !config.final_text_pass);
         run_phase(&mut s, config, step);
     }
     let out = std::mem::take(&mut s.current);

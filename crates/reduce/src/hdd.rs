@@ -131,7 +131,8 @@ fn announce_rest<T: Tree>(s: &Session<T>, mut out: Vec<Vec<u8>>, step: Step) {
 /// breadth-first walk on from it and the visited node's kept children, then, if the pass
 /// changes the text (it has, or `base` assumes a change), the fixed point's next pass from the
 /// root. Without it the workers ran out of work at the end of every pass (sleep oracle,
-/// `--jobs 8`: two of eight busy for 0.2-0.4 s at each pass's end).
+/// `--jobs 8`: two of eight busy for 0.2-0.4 s at each pass's end). When the phase ends
+/// there instead, the transformation passes follow (`Session::after_phase`).
 fn next_visits<T: Tree>(
     s: &Session<T>,
     out: &mut Vec<Vec<u8>>,
@@ -155,6 +156,7 @@ fn next_visits<T: Tree>(
     let mut next_pass = s.pass_start.as_ref().is_some_and(|start| {
         !base.scope.is_empty() || start.len() != s.current.len() || *start != s.current
     });
+    let phase_ends = !next_pass;
     // A bound on the CPU spent on nodes that add nothing (every candidate known to the cache).
     let mut looked = 0;
     while out.len() < budget {
@@ -164,7 +166,17 @@ fn next_visits<T: Tree>(
                 next_pass = false;
                 tree.root()
             }
-            None => break,
+            None => {
+                // The phase ends on the current text (a text a bet assumes is not worth
+                // the parse the passes' candidates need).
+                if let Some(after) = s
+                    .after_phase
+                    .filter(|_| phase_ends && base.scope.is_empty())
+                {
+                    out.extend(after(&s.current, budget - out.len()));
+                }
+                break;
+            }
         };
         node_all_fail(s, n, step, budget, out, base);
         looked += 1;

@@ -209,6 +209,10 @@ pub(crate) struct Session<'a, T: Tree> {
     /// it is followed by another from the root, which the announcements look ahead into
     /// (see `hdd`). `None` without a fixed point.
     pub pass_start: Option<Vec<u8>>,
+    /// What the reduction tests after the last pass of the tree phase when every test fails
+    /// (the first candidates of the transformation passes on a given text, at most a given
+    /// number), for the announcements near the phase's end (see `hdd`). `None`: unknown.
+    pub after_phase: Option<AfterPhase<'a>>,
     /// DDMIN's configurations keep what their kept siblings refer to (`closure`).
     pub closure: bool,
     /// With `closure`: which calls refer to the declaration of the function they call (see
@@ -232,6 +236,7 @@ impl<'a, T: Tree> Session<'a, T> {
             ahead: Vec::new(),
             visiting: None,
             pass_start: None,
+            after_phase: None,
             closure: false,
             closure_calls: Calls::Refer,
         }
@@ -263,6 +268,10 @@ impl<'a, T: Tree> Session<'a, T> {
 pub(crate) fn candidate_test(judge: &Judge, current: &[u8], candidate: &[u8]) -> bool {
     candidate == current || judge.test(candidate)
 }
+
+/// What follows the tree phase on a given text, at most a given number of candidates (see
+/// `Session::after_phase`).
+pub(crate) type AfterPhase<'a> = &'a (dyn Fn(&[u8], usize) -> Vec<Vec<u8>> + Sync);
 
 /// What a caller tests after ddmin returns a given configuration (see [`JudgeAhead`]).
 pub(crate) type Then<'a> = &'a (dyn Fn(&[usize]) -> Vec<Vec<u8>> + Sync);

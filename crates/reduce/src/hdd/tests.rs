@@ -292,6 +292,16 @@ fn a_bet_on_success_runs_on_into_the_next_visit() {
 /// What `next_visits` announces (budget 20) with the session at the visit of `visiting`,
 /// nothing else in the work list, and the pass having begun with the text `pass_start`.
 fn announced_after(src: &str, visiting: &str, pass_start: Option<&[u8]>) -> Vec<String> {
+    announced_after_with(src, visiting, pass_start, None)
+}
+
+/// [`announced_after`] with `after_phase` for what follows the tree phase.
+fn announced_after_with(
+    src: &str,
+    visiting: &str,
+    pass_start: Option<&[u8]>,
+    after_phase: Option<crate::session::AfterPhase<'_>>,
+) -> Vec<String> {
     use super::{next_visits, Assumed, Step};
     use crate::session::Session;
     let mut tree = Toy::parse(src);
@@ -304,6 +314,7 @@ fn announced_after(src: &str, visiting: &str, pass_start: Option<&[u8]>) -> Vec<
     let mut s = Session::new(&mut tree, &judge, &ddmin);
     s.visiting = Some(visiting);
     s.pass_start = pass_start.map(<[u8]>::to_vec);
+    s.after_phase = after_phase;
     let step = Step {
         prune: true,
         hoist: false,
@@ -336,4 +347,23 @@ fn a_pass_that_changed_the_text_is_followed_by_the_next_from_the_root() {
     assert!(out.contains(&"z".to_string()), "{out:?}");
     assert!(announced_after(src, "x y", Some(b"x y z")).is_empty());
     assert!(announced_after(src, "x y", None).is_empty());
+}
+
+#[test]
+fn the_transformation_passes_follow_the_last_pass_of_the_tree_phase() {
+    // Visiting `a`, nothing after it in this pass: if the pass leaves the text as it was, the
+    // phase ends and the passes' first candidates on that text come next; if it changed the
+    // text, the next pass comes first, and what follows it is not known.
+    let src = "(s (a x y) z)";
+    let after = |text: &[u8], limit: usize| {
+        assert!(limit > 0);
+        vec![[b"passes on ", text].concat()]
+    };
+    let out = announced_after_with(src, "x y", Some(b"x y z"), Some(&after));
+    assert_eq!(out, ["passes on x y z"]);
+    let out = announced_after_with(src, "x y", None, Some(&after));
+    assert_eq!(out, ["passes on x y z"], "without a fixed point");
+    let out = announced_after_with(src, "x y", Some(b"x y z q"), Some(&after));
+    assert!(!out.iter().any(|c| c.starts_with("passes")), "{out:?}");
+    assert!(out.contains(&"z".to_string()), "{out:?}");
 }

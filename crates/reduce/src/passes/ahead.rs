@@ -23,9 +23,20 @@ impl Passes<'_> {
         if jobs <= 1 || passes.is_empty() {
             return;
         }
-        let Some(facts) = self.facts() else { return };
-        let limit = 2 * jobs;
+        self.judge.announce(self.first_candidates(passes, 2 * jobs));
+    }
+
+    /// The first `limit` candidates `passes` test, in this order, on the current text if
+    /// every test fails (for [`Passes::announce`], and for the tree phase's announcements
+    /// near its end: `Session::after_phase`).
+    pub fn first_candidates(&self, passes: &[Pass], limit: usize) -> Vec<Vec<u8>> {
         let mut out = Vec::new();
+        if passes.is_empty() || limit == 0 {
+            return out;
+        }
+        let Some(facts) = self.facts() else {
+            return out;
+        };
         for &pass in passes {
             if out.len() >= limit {
                 break;
@@ -33,7 +44,7 @@ impl Passes<'_> {
             self.all_fail(pass, &facts, limit, &mut out);
         }
         out.truncate(limit);
-        self.judge.announce(out);
+        out
     }
 
     /// Append what `pass` tests on the current text when every test fails, until `out` holds
