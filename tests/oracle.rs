@@ -93,6 +93,26 @@ fn cancel_stops_parallel_runs_and_cleans_up() {
 }
 
 #[test]
+fn what_a_killed_run_left_in_tmpdir_goes_with_its_directory() {
+    // A compiler killed mid-run leaves its temporary files (gcc's cc*.s) in TMPDIR: TMPDIR is
+    // the run's own directory, which is emptied after the run.
+    let d = Dir::new();
+    let made = d.join("made");
+    let body = format!(
+        "f=$(mktemp) && echo \"$f\" > {made} && exec sleep 1000",
+        made = made.display()
+    );
+    let o = oracle(&d, &body, Some(0.5));
+    assert_eq!(o.run(b""), Outcome::TimedOut);
+    let left = fs::read_to_string(&made).unwrap();
+    let left = Path::new(left.trim());
+    assert!(left.starts_with(d.join("tmp")), "{}", left.display());
+    assert!(!left.exists(), "{} is still there", left.display());
+    drop(o);
+    assert!(d.tmp_entries().is_empty(), "{:?}", d.tmp_entries());
+}
+
+#[test]
 fn stderr_head_is_kept_for_diagnostics() {
     let d = Dir::new();
     let o = oracle(&d, "echo first >&2; echo second >&2; exit 4", None);

@@ -25,7 +25,7 @@ fn c_helloworld_with_gcc() {
         "{s}\n{}",
         String::from_utf8_lossy(&out)
     );
-    assert!(d.tmp_entries().is_empty());
+    assert!(d.tmp_entries().is_empty(), "{:?}", d.tmp_entries());
 }
 
 #[test]

@@ -407,8 +407,12 @@ impl CommandOracle {
         } else {
             None
         };
+        // TMPDIR is the run's own directory, emptied after the run: what the oracle leaves
+        // there goes with it, also when the run is killed (a compiler's `cc*.s` files, which
+        // it removes only when it exits; C-Vise does the same since its pull request 262).
         cmd.arg(&path)
             .current_dir(dir.path())
+            .env("TMPDIR", dir.path())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(if reader.is_some() {
