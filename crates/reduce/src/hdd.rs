@@ -153,9 +153,10 @@ fn next_visits<T: Tree>(
     let walked = |c: &T::Node| !tree.is_pruned(*c) && !base.has(*c) && !tree.is_token(*c);
     let mut queue: VecDeque<T::Node> = s.ahead.iter().copied().collect();
     queue.extend(tree.children(visiting).iter().copied().filter(walked));
-    let mut next_pass = s.pass_start.as_ref().is_some_and(|start| {
-        !base.scope.is_empty() || start.len() != s.current.len() || *start != s.current
-    });
+    let mut next_pass = s
+        .pass_start
+        .as_ref()
+        .is_some_and(|start| !base.scope.is_empty() || *start != s.current);
     let phase_ends = !next_pass;
     // A bound on the CPU spent on nodes that add nothing (every candidate known to the cache).
     let mut looked = 0;
@@ -234,7 +235,7 @@ fn node_all_fail<T: Tree>(
                         .get::<T>(m)
                         .is_some_and(|i| kept.binary_search(&i).is_err())
             });
-            if !s.judge.known_pass(&candidate) {
+            if !s.judge.known_or_under_way(&candidate) {
                 out.push(candidate);
             }
         }
@@ -356,7 +357,7 @@ fn hoistings<T: Tree>(
                 return;
             }
             let candidate = tree.unparse_hoisted_pruned(m, d, &[base.scope], base.pruned);
-            if !s.judge.known_pass(&candidate) {
+            if !s.judge.known_or_under_way(&candidate) {
                 out.push(candidate);
             }
         }

@@ -517,12 +517,12 @@ impl Judge {
     /// waste a place. (The places are few, `jobs` or so: when they went to runs already under
     /// way, the announcement did not reach the next node and workers idled; sleep oracle,
     /// `--jobs 8`.)
-    pub(crate) fn known_pass(&self, candidate: &[u8]) -> bool {
+    pub(crate) fn known_or_under_way(&self, candidate: &[u8]) -> bool {
         let key = Cache::key(candidate);
         self.cache_contains(&key) || self.lookahead().is_some_and(|la| la.under_way(&key))
     }
 
-    /// [`Judge::known_pass`] by key, without counting a cache hit.
+    /// The cache knows the answer for `key` (without counting a cache hit).
     fn cache_contains(&self, key: &crate::cache::Key) -> bool {
         self.cache.as_ref().is_some_and(|c| c.contains(key))
     }

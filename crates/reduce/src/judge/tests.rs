@@ -516,7 +516,7 @@ fn a_panic_in_the_body_stops_the_lookahead_workers() {
 #[test]
 fn a_candidate_under_way_is_not_announced_again() {
     // An announcement has `jobs` places or so: one given to a run already under way did not
-    // reach further ahead. `known_pass` (which the announcements skip) counts such runs.
+    // reach further ahead. `known_or_under_way` (which the announcements skip) counts such runs.
     use std::sync::atomic::{AtomicBool, Ordering};
     static STARTED: AtomicBool = AtomicBool::new(false);
     static RELEASE: AtomicBool = AtomicBool::new(false);
@@ -532,17 +532,17 @@ fn a_candidate_under_way_is_not_announced_again() {
     });
     let judge = Judge::new(Box::new(oracle), JudgeOptions::default());
     let (during, after) = judge.with_lookahead(2, || {
-        assert!(!judge.known_pass(b"slow"));
+        assert!(!judge.known_or_under_way(b"slow"));
         judge.announce(vec![b"slow".to_vec()]);
         let until = std::time::Instant::now() + Duration::from_secs(10);
         while !STARTED.load(Ordering::SeqCst) && std::time::Instant::now() < until {
             std::thread::sleep(Duration::from_millis(1));
         }
-        let during = judge.known_pass(b"slow");
+        let during = judge.known_or_under_way(b"slow");
         RELEASE.store(true, Ordering::SeqCst);
         // The main line's own test takes the speculative answer.
         assert!(!judge.test(b"slow"));
-        (during, judge.known_pass(b"slow"))
+        (during, judge.known_or_under_way(b"slow"))
     });
     assert!(
         STARTED.load(Ordering::SeqCst),

@@ -73,7 +73,7 @@ impl Passes<'_> {
                 return;
             }
             let candidate = super::apply(current, &splices);
-            let fresh = !self.judge.known_pass(&candidate);
+            let fresh = !self.judge.known_or_under_way(&candidate);
             if candidate != *current && candidate.len() <= current.len() && fresh {
                 out.push(candidate);
             }
@@ -88,7 +88,7 @@ impl Passes<'_> {
             return;
         }
         let all = keeping(current, units, &[]);
-        if all != *current && !self.judge.known_pass(&all) {
+        if all != *current && !self.judge.known_or_under_way(&all) {
             out.push(all);
         }
         if units.len() == 1 {
@@ -101,7 +101,7 @@ impl Passes<'_> {
                 return;
             }
             let candidate = keeping(current, units, &kept);
-            if candidate != *current && !self.judge.known_pass(&candidate) {
+            if candidate != *current && !self.judge.known_or_under_way(&candidate) {
                 out.push(candidate);
             }
         }
