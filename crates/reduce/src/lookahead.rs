@@ -227,11 +227,18 @@ impl Lookahead {
     }
 
     /// Replace the queue of announced candidates.
+    ///
+    /// Idle workers are woken only if one may start a run: with no permit free, the worker
+    /// whose run ends next takes the queue as it goes on (a wake-up for nothing is a system
+    /// call and a context switch; HDD announces at every visit).
     pub fn announce(&self, candidates: Vec<Vec<u8>>) {
         let mut s = lock(&self.state);
         s.queue = candidates.into_iter().take(QUEUE_LIMIT).collect();
+        let startable = s.free > 0 && !s.queue.is_empty();
         drop(s);
-        self.work.notify_all();
+        if startable {
+            self.work.notify_all();
+        }
     }
 
     /// An oracle run of `key` is under way (announcing it again would waste a place).

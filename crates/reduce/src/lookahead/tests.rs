@@ -489,6 +489,38 @@ fn an_answer_wakes_only_the_tests_that_want_it() {
     });
 }
 
+#[test]
+fn an_announcement_wakes_no_idle_worker_while_no_permit_is_free() {
+    // One permit, taken by the run of "a": a second worker waits for work. Announcements
+    // cannot give it any until a permit comes free, so they must not wake it.
+    use super::Lookahead;
+    use crate::Cache;
+    let la = Lookahead::new(1);
+    let la = &la;
+    la.announce(vec![b"a".to_vec()]);
+    let (a, _, _, _) = la.next(Cache::key).expect("a's run");
+    std::thread::scope(|scope| {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let idle = scope.spawn(move || {
+            tx.send(crate::proc_task::current()).unwrap();
+            la.next(Cache::key)
+        });
+        let task = rx.recv().unwrap();
+        std::thread::sleep(Duration::from_millis(5));
+        let before = crate::proc_task::voluntary_switches(&task);
+        for i in 0..20 {
+            la.announce(vec![format!("b{i}").into_bytes()]);
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        // About 25 ms: the idle worker also looks again every 50 ms on its own.
+        let woken = crate::proc_task::voluntary_switches(&task) - before;
+        la.finish(a, Some(false));
+        let (_, candidate, _, _) = idle.join().unwrap().expect("the last announced run");
+        assert_eq!(candidate, b"b19");
+        assert!(woken <= 2, "woken {woken} times by 20 announcements");
+    });
+}
+
 /// The bound of a wait in the wake-up tests: so long that no wait ends by the clock unless
 /// the wake-up is missing (and then the test fails on [`waits_by_the_clock`]).
 const LONG_WAIT: Duration = Duration::from_secs(10);
