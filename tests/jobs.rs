@@ -7,11 +7,45 @@
 //! Issue 9's idempotence on every fixture and preset: treedd on its own output (same preset,
 //! same oracle) changes nothing. The joint fixed point ends with a round that found nothing, and a
 //! second reduction starts with that same round, so its runs are memo hits.
+//!
+//! A fixture's two tests share its memo in one test process: the presets' reductions test
+//! many of the default's candidates (`smallest` runs the default's strategy beside its own).
+
+use std::path::{Path, PathBuf};
 
 use crate::util::{fixtures, Dir};
 
+/// The memo of `case`'s oracle in this test process, under `CARGO_TARGET_TMPDIR`; the memos
+/// of test processes that have ended are removed the first time.
+fn shared_memo(case: &str) -> PathBuf {
+    static SWEPT: std::sync::Once = std::sync::Once::new();
+    let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("jobs-memo");
+    SWEPT.call_once(|| {
+        for entry in std::fs::read_dir(&root).into_iter().flatten().flatten() {
+            let name = entry.file_name().into_string().unwrap_or_default();
+            let pid = name
+                .strip_prefix("pid-")
+                .and_then(|p| p.parse::<i32>().ok());
+            // SAFETY: kill with signal 0 sends nothing; it only asks whether `pid` exists.
+            let gone = pid.is_some_and(|pid| {
+                let alive = unsafe { libc::kill(pid, 0) } == 0;
+                !alive && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH)
+            });
+            if gone {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+        }
+    });
+    let dir = root
+        .join(format!("pid-{}", std::process::id()))
+        .join(case.replace('/', "-"));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 /// A test directory holding the fixture `case` and `memo.sh`, its oracle behind a memo keyed
-/// by the candidate's SHA-256; returns the directory and the input's file name.
+/// by the candidate's SHA-256 (shared by the fixture's tests: [`shared_memo`]); returns the
+/// directory and the input's file name.
 fn memo_case(case: &str) -> (Dir, String) {
     let d = Dir::new();
     d.copy_fixture(case);
@@ -20,7 +54,6 @@ fn memo_case(case: &str) -> (Dir, String) {
         .map(|e| e.unwrap().file_name().into_string().unwrap())
         .find(|n| n != "oracle.sh" && n != "PROVENANCE")
         .unwrap();
-    std::fs::create_dir(d.join("memo")).unwrap();
     d.script(
         "memo.sh",
         &format!(
@@ -29,7 +62,7 @@ fn memo_case(case: &str) -> (Dir, String) {
 {oracle} "$1"; r=$?
 echo $r > "$m.$$" && mv "$m.$$" "$m"
 exit $r"#,
-            memo = d.join("memo").display(),
+            memo = shared_memo(case).display(),
             oracle = d.join("oracle.sh").display(),
         ),
     );
