@@ -44,7 +44,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 use std::ops::Range;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use treedd_tree::{glue, Bindings, Facts, Inlinable, Lang, ListSite};
 
@@ -191,70 +191,6 @@ pub(crate) struct Passes<'a> {
     accepted: u64,
     facts: &'a FactsCache,
 }
-
-/// The facts of the last text the passes looked at, and the candidate sequences the passes
-/// made of it. Most passes of a round change nothing, and each pass asked for the facts of
-/// the same text twice (to announce and to run): one parse and walk each, about 3% of
-/// treedd's CPU on the JRTS reductions with `--jobs 2` (`perf`). The sequences likewise: the
-/// announcements before each pass, and those near the end of the tree phase, make the
-/// sequences of the passes that follow, and `subtrees` builds a reduction tree of the text
-/// for its own (about 60% of what the announcements of the passes cost there).
-#[derive(Default)]
-pub(crate) struct FactsCache(Mutex<Option<Kept>>);
-
-/// What [`FactsCache`] keeps of one text.
-struct Kept {
-    text: Vec<u8>,
-    facts: Arc<Facts>,
-    sequences: HashMap<Pass, Arc<Vec<Vec<Splice>>>>,
-}
-
-impl FactsCache {
-    /// The facts of `text` in `lang` (one cache serves one language); `None` if it does not
-    /// parse.
-    fn get(&self, lang: Lang, text: &[u8]) -> Option<Arc<Facts>> {
-        let mut last = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(kept) = last.as_ref().filter(|k| k.text == text) {
-            return Some(Arc::clone(&kept.facts));
-        }
-        let facts = Arc::new(lang.facts(text).ok()?);
-        *last = Some(Kept {
-            text: text.to_vec(),
-            facts: Arc::clone(&facts),
-            sequences: HashMap::new(),
-        });
-        Some(facts)
-    }
-
-    /// The candidates the sequence pass `pass` makes of `text` with `make` (one maker per
-    /// pass), made once per text; `None` if the text does not parse.
-    fn sequence(
-        &self,
-        lang: Lang,
-        text: &[u8],
-        pass: Pass,
-        make: Make,
-    ) -> Option<Arc<Vec<Vec<Splice>>>> {
-        let facts = self.get(lang, text)?;
-        let last = || self.0.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(made) = last()
-            .as_ref()
-            .filter(|k| k.text == text)
-            .and_then(|k| k.sequences.get(&pass))
-        {
-            return Some(Arc::clone(made));
-        }
-        // Made without the lock (a large text's `subtrees` takes a while).
-        let made = Arc::new(make(text, lang, &facts));
-        if let Some(kept) = last().as_mut().filter(|k| k.text == text) {
-            kept.sequences.insert(pass, Arc::clone(&made));
-        }
-        Some(made)
-    }
-}
-
-/// A sequence pass's candidate maker (see `Passes::sequence`).
-type Make = fn(&[u8], Lang, &Facts) -> Vec<Vec<Splice>>;
 
 impl<'a> Passes<'a> {
     pub fn new(
@@ -804,7 +740,10 @@ fn params(_text: &[u8], _lang: Lang, facts: &Facts) -> Vec<Vec<Splice>> {
 }
 
 mod ahead;
+mod facts_cache;
 pub(crate) use ahead::FirstCandidates;
+pub(crate) use facts_cache::FactsCache;
+use facts_cache::Make;
 #[cfg(test)]
 mod tests;
 mod vulcan;
