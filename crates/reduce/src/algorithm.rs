@@ -467,7 +467,6 @@ fn rounds(tree: &mut RTree, judge: &Judge, config: &TreeConfig, round: &mut usiz
         tree: Some(first),
     };
     let facts = passes::FactsCache::default();
-    let upcoming = passes::FirstCandidates::default();
     let end = judge.steps(start, |st| {
         if st.step == 0 {
             st.round += 1;
@@ -482,11 +481,8 @@ fn rounds(tree: &mut RTree, judge: &Judge, config: &TreeConfig, round: &mut usiz
             let runs = judge.stats().oracle_runs;
             let size = passes::chars(&st.current);
             let after_phase = |text: &[u8], limit: usize| {
-                let make = |n| {
-                    Passes::new(lang, judge, &config.ddmin, text.to_vec(), &facts)
-                        .first_candidates(&config.passes, n)
-                };
-                upcoming.get(text, limit, make, |c| judge.known_or_under_way(c))
+                Passes::new(lang, judge, &config.ddmin, text.to_vec(), &facts)
+                    .first_candidates(&config.passes, limit)
             };
             let cfg = if st.closure { config } else { &plain };
             st.current = reduce_then(&mut t, judge, cfg, Some(&after_phase));

@@ -741,7 +741,6 @@ fn params(_text: &[u8], _lang: Lang, facts: &Facts) -> Vec<Vec<Splice>> {
 
 mod ahead;
 mod facts_cache;
-pub(crate) use ahead::FirstCandidates;
 pub(crate) use facts_cache::FactsCache;
 use facts_cache::Make;
 #[cfg(test)]

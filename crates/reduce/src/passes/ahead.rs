@@ -4,69 +4,12 @@
 //! (C-Vise's bet that most candidates fail, applied to its pass sequence). The passes
 //! themselves decide only on oracle answers, so nothing depends on `jobs`.
 
-use std::sync::Mutex;
-
 use treedd_tree::Facts;
 
 use super::{
     inline, inline_calls, keeping, literal_replacements, literal_units, params, rename_units,
     replace_ids, rewrite, subtrees, tokens, Make, Pass, Passes, Splice,
 };
-
-/// The first candidates of the passes on one text, kept for the tree phase's announcements
-/// near its end (`Session::after_phase`): every visit of the phase's last nodes announces
-/// that end again, on the same text, and making the passes' candidates each time (a
-/// sequence pass makes its whole sequence) was about 3% of treedd's CPU on the JRTS
-/// reductions at `--jobs 2` (`perf`).
-#[derive(Default)]
-pub(crate) struct FirstCandidates(Mutex<Option<Made>>);
-
-/// What [`FirstCandidates`] keeps: the text, how many candidates were asked for, and those
-/// made (fewer: the passes have no more).
-struct Made {
-    text: Vec<u8>,
-    asked: usize,
-    candidates: Vec<Vec<u8>>,
-}
-
-/// How many more candidates than asked for [`FirstCandidates`] makes: the ones announced
-/// first are soon under way or answered, and the next announcement takes those after them.
-const MADE_SLACK: usize = 4;
-
-impl FirstCandidates {
-    /// The first `limit` candidates on `text` that `known` does not know (under way or
-    /// answered); `make(n)` makes the first `n` on `text` when the kept ones do not do.
-    pub(crate) fn get(
-        &self,
-        text: &[u8],
-        limit: usize,
-        make: impl FnOnce(usize) -> Vec<Vec<u8>>,
-        known: impl Fn(&[u8]) -> bool,
-    ) -> Vec<Vec<u8>> {
-        let mut kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(m) = kept.as_ref().filter(|m| m.text == text) {
-            let fresh: Vec<Vec<u8>> = m
-                .candidates
-                .iter()
-                .filter(|c| !known(c))
-                .take(limit)
-                .cloned()
-                .collect();
-            if fresh.len() == limit || m.candidates.len() < m.asked {
-                return fresh;
-            }
-        }
-        let asked = MADE_SLACK * limit;
-        let candidates = make(asked);
-        let out = candidates.iter().take(limit).cloned().collect();
-        *kept = Some(Made {
-            text: text.to_vec(),
-            asked,
-            candidates,
-        });
-        out
-    }
-}
 
 impl Passes<'_> {
     /// Announce the first candidates `passes` test, in this order, on the current text if

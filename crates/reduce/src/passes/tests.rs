@@ -358,52 +358,6 @@ fn the_facts_of_an_unchanged_text_are_made_once() {
 }
 
 #[test]
-fn the_first_candidates_on_an_unchanged_text_are_made_once() {
-    use std::cell::{Cell, RefCell};
-    let kept = FirstCandidates::default();
-    let made = Cell::new(0);
-    let known = RefCell::new(Vec::<Vec<u8>>::new());
-    let is_known = |c: &[u8]| known.borrow().iter().any(|k| k == c);
-    // The passes have 10 candidates, c0..c9, on every text; making them skips the known
-    // ones, as `Passes::first_candidates` does.
-    let get = |text: &[u8], limit: usize| {
-        let make = |n: usize| {
-            made.set(made.get() + 1);
-            (0..10)
-                .map(|i| format!("c{i}").into_bytes())
-                .filter(|c| !is_known(c))
-                .take(n)
-                .collect()
-        };
-        let out = kept.get(text, limit, make, is_known);
-        out.into_iter()
-            .map(|c| String::from_utf8(c).unwrap())
-            .collect::<Vec<_>>()
-    };
-    assert_eq!(get(b"t", 2), ["c0", "c1"]);
-    assert_eq!(made.get(), 1);
-    // The first two are under way: the next two, from those kept (c0..c7).
-    known.borrow_mut().extend([b"c0".to_vec(), b"c1".to_vec()]);
-    assert_eq!(get(b"t", 2), ["c2", "c3"]);
-    assert_eq!(made.get(), 1, "made again for the same text");
-    // c0..c6 known: one kept candidate is left, so they are made again.
-    known
-        .borrow_mut()
-        .extend((2..7).map(|i| format!("c{i}").into_bytes()));
-    assert_eq!(get(b"t", 2), ["c7", "c8"]);
-    assert_eq!(made.get(), 2);
-    // Another text: made for it.
-    assert_eq!(get(b"u", 3), ["c7", "c8", "c9"]);
-    assert_eq!(made.get(), 3);
-    // Those kept were all there are (3 of 12 asked for): nothing more to make.
-    known
-        .borrow_mut()
-        .extend((7..9).map(|i| format!("c{i}").into_bytes()));
-    assert_eq!(get(b"u", 3), ["c9"]);
-    assert_eq!(made.get(), 3);
-}
-
-#[test]
 fn the_sequence_of_a_pass_on_an_unchanged_text_is_made_once() {
     use std::sync::atomic::{AtomicUsize, Ordering};
     static MADE: AtomicUsize = AtomicUsize::new(0);
