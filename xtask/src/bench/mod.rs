@@ -18,6 +18,7 @@
 //! `paper` (Markdown tables, the papers' figures), `plot` (SVG), `report` (tables.md and
 //! publishing), `micro` (the reducer's own overhead).
 
+mod bare_runs;
 mod cli;
 mod config;
 mod measure;
