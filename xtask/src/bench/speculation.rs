@@ -18,7 +18,7 @@
 //! mean number of busy workers, treedd's own CPU as a share of the wall time, the spawn
 //! floor's share for the same runs ([`super::bare_runs`]: the CPU a bare loop spends to
 //! start and wait for that many runs, measured with the JRTS oracles), and whether the output
-//! is byte-identical to `--jobs 1`'s. Under the fixtures' table, the fixtures' oracles in the
+//! is byte-identical to `--jobs 1`'s. Under the JRTS and fixtures tables, their oracles in the
 //! bare loop one and two at a time: how much faster two at a time go, the bound on
 //! `--jobs 2`'s wall time that this sets.
 
@@ -30,7 +30,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context as _, Result};
 
-use super::bare_runs::bare_runs;
+use super::bare_runs::{bare_runs, BareRuns};
 use super::measure::now_utc;
 use super::run::{run_watched, stat_u64, Scratch};
 use super::suite::{discover, shared_dir, workspace_root, Case};
@@ -58,11 +58,12 @@ else sleep 0.02; exit 1
 fi
 "#;
 
-/// Runs of each JRTS oracle in the bare loop that measures the spawn floor.
-const FLOOR_RUNS_PER_CASE: usize = 20;
+/// Runs of each JRTS oracle on its input in the bare loops, one and two at a time (the spawn
+/// floor is the second's CPU).
+const JRTS_BARE_RUNS_PER_CASE: usize = 20;
 
-/// Runs of each fixture's oracle in the bare loop one and two at a time.
-const SPEED_UP_RUNS_PER_CASE: usize = 4;
+/// Runs of each fixture's oracle on its input in the bare loops, one and two at a time.
+const FIXTURE_BARE_RUNS_PER_CASE: usize = 4;
 
 /// One reduction's figures.
 struct Row {
@@ -116,9 +117,12 @@ pub(super) fn speculation(treedd: Option<PathBuf>, publish: bool) -> Result<()> 
         .iter()
         .map(|&jobs| reduce_all(&treedd, work.path(), &jrts, jobs))
         .collect::<Result<_>>()?;
-    // What starting and waiting for a run costs at the least, with the same oracles, two at
-    // a time (the `--jobs 2` the issue's 2% is measured at).
-    let floor = bare_runs(work.path(), &jrts, 2, FLOOR_RUNS_PER_CASE)?.cpu_per_run;
+    // The same oracles with no reducer, one and two at a time: how much faster two go, and
+    // what starting and waiting for a run costs at the least (two at a time, the `--jobs 2`
+    // the issue's 2% is measured at).
+    let jrts_one = bare_runs(work.path(), &jrts, 1, JRTS_BARE_RUNS_PER_CASE)?;
+    let jrts_two = bare_runs(work.path(), &jrts, 2, JRTS_BARE_RUNS_PER_CASE)?;
+    let floor = jrts_two.cpu_per_run;
 
     // 3. The fixtures with their real oracles (gcc, g++, gofmt, javac, node, python3, rustc, tsc).
     let fixtures = discover(&root.join("fixtures"))?;
@@ -128,12 +132,12 @@ pub(super) fn speculation(treedd: Option<PathBuf>, publish: bool) -> Result<()> 
         .collect::<Result<_>>()?;
     // How much faster the fixtures' oracles go two at a time than one at a time, with no
     // reducer around them.
-    let one_at_a_time = bare_runs(work.path(), &fixtures, 1, SPEED_UP_RUNS_PER_CASE)?.wall;
-    let two_at_a_time = bare_runs(work.path(), &fixtures, 2, SPEED_UP_RUNS_PER_CASE)?.wall;
+    let fixtures_one = bare_runs(work.path(), &fixtures, 1, FIXTURE_BARE_RUNS_PER_CASE)?;
+    let fixtures_two = bare_runs(work.path(), &fixtures, 2, FIXTURE_BARE_RUNS_PER_CASE)?;
 
     let mut md = String::from("# Speculation (issue 10)\n\n");
     let _ = writeln!(md, "Measured {} on {} CPUs (nproc); one run per row, all rows in one bench run, so the ratios compare like with like. Default preset.\n", now_utc(), std::thread::available_parallelism().map_or(0, |n| n.get()));
-    let _ = writeln!(md, "Spawn floor: a bare loop that writes the candidate, starts the oracle in its own process group, waits for it and removes the file spends {:.3} ms of CPU per run (the JRTS oracles on their inputs, two at a time, {} runs). The \"spawn floor / wall\" column is that CPU for the row's runs (answered and killed) as a share of its wall time: what a reducer doing nothing else would use.\n", floor * 1e3, FLOOR_RUNS_PER_CASE * jrts.len());
+    let _ = writeln!(md, "Spawn floor: a bare loop that writes the candidate, starts the oracle in its own process group, waits for it and removes the file spends {:.3} ms of CPU per run (the JRTS oracles on their inputs, two at a time, {} runs). The \"spawn floor / wall\" column is that CPU for the row's runs (answered and killed) as a share of its wall time: what a reducer doing nothing else would use.\n", floor * 1e3, JRTS_BARE_RUNS_PER_CASE * jrts.len());
     md += &table(
         "Sleep oracle (0.1 s + token check) on perses gcc-71626 (18,975 bytes)",
         &sleep_rows,
@@ -152,6 +156,13 @@ pub(super) fn speculation(treedd: Option<PathBuf>, publish: bool) -> Result<()> 
         &jrts_rows,
         floor,
     );
+    md += &speed_up_note(
+        "JRTS",
+        JRTS_BARE_RUNS_PER_CASE,
+        &jrts_one,
+        &jrts_two,
+        &jrts_rows,
+    );
     md += &table(
         &format!(
             "fixtures/, {} cases with their real oracles, totals",
@@ -160,9 +171,13 @@ pub(super) fn speculation(treedd: Option<PathBuf>, publish: bool) -> Result<()> 
         &fixture_rows,
         floor,
     );
-    let speed_up = one_at_a_time / two_at_a_time;
-    let runs_ratio = fixture_rows[1].runs as f64 / fixture_rows[0].runs as f64;
-    let _ = writeln!(md, "The fixtures' oracles on their inputs in the same bare loop, {SPEED_UP_RUNS_PER_CASE} runs each: {one_at_a_time:.1} s one at a time, {two_at_a_time:.1} s two at a time, {speed_up:.2}x as fast. Oracles that use more than one core gain less than 2x from a second job. With the `--jobs 2` row's {runs_ratio:.2}x the runs, its wall time cannot fall below about {:.2}x of `--jobs 1`'s (if its runs take as long as these).\n", runs_ratio / speed_up);
+    md += &speed_up_note(
+        "fixtures'",
+        FIXTURE_BARE_RUNS_PER_CASE,
+        &fixtures_one,
+        &fixtures_two,
+        &fixture_rows,
+    );
     print!("{md}");
     if publish {
         let out = root.join("docs/bench/speculation.md");
@@ -170,6 +185,26 @@ pub(super) fn speculation(treedd: Option<PathBuf>, publish: bool) -> Result<()> 
         println!("wrote {}", out.display());
     }
     Ok(())
+}
+
+/// The line under a table of `--jobs` 1 and 2 on real oracles: how much faster `whose`
+/// oracles went two at a time than one at a time in the bare loop, and the bound this sets on
+/// the `--jobs 2` row's wall time with its runs.
+fn speed_up_note(
+    whose: &str,
+    per_case: usize,
+    one: &BareRuns,
+    two: &BareRuns,
+    rows: &[Row],
+) -> String {
+    let speed_up = one.wall / two.wall;
+    let runs_ratio = rows[1].runs as f64 / rows[0].runs as f64;
+    format!(
+        "The {whose} oracles on their inputs in the bare loop, {per_case} runs each: {:.1} s one at a time, {:.1} s two at a time, {speed_up:.2}x as fast (oracles that use more than one core gain less than 2x from a second job; the figure varies by about 10% from run to run on a shared machine). With the `--jobs 2` row's {runs_ratio:.2}x the runs, its wall time cannot fall below about {:.2}x of `--jobs 1`'s (if its runs take as long as these).\n\n",
+        one.wall,
+        two.wall,
+        runs_ratio / speed_up,
+    )
 }
 
 /// `floor`: the spawn floor, CPU seconds per run.
@@ -293,6 +328,43 @@ pub(super) fn make_executable(path: &Path) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
+    /// The bound on `--jobs 2`'s wall time: its runs over `--jobs 1`'s, divided by how much
+    /// faster the bare loop went two at a time.
+    #[test]
+    fn the_speed_up_note_bounds_jobs_2_by_the_runs_ratio_over_the_speed_up() {
+        let bare = |wall| super::BareRuns {
+            cpu_per_run: 0.0003,
+            wall,
+        };
+        let row = |jobs, runs| super::Row {
+            jobs,
+            wall: 1.0,
+            runs,
+            discarded: 0,
+            killed: 0,
+            busy: 1.0,
+            cpu_self: 0.0,
+            output: Vec::new(),
+        };
+        let note = super::speed_up_note(
+            "JRTS",
+            20,
+            &bare(4.0),
+            &bare(2.5),
+            &[row(1, 100), row(2, 106)],
+        );
+        assert!(
+            note.starts_with("The JRTS oracles on their inputs in the bare loop, 20 runs each: 4.0 s one at a time, 2.5 s two at a time, 1.60x as fast"),
+            "{note}"
+        );
+        assert!(
+            note.contains(
+                "the `--jobs 2` row's 1.06x the runs, its wall time cannot fall below about 0.66x"
+            ),
+            "{note}"
+        );
+    }
+
     #[test]
     fn tokens_are_words_and_single_punctuation() {
         assert_eq!(
