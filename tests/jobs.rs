@@ -45,7 +45,9 @@ fn shared_memo(case: &str) -> PathBuf {
 
 /// A test directory holding the fixture `case` and `memo.sh`, its oracle behind a memo keyed
 /// by the candidate's SHA-256 (shared by the fixture's tests: [`shared_memo`]); returns the
-/// directory and the input's file name.
+/// directory and the input's file name. A memo hit starts one process (`sha256sum`) besides
+/// the shell: with `cut` and `cat` as well, hits took 5.0 ms instead of 2.7 ms, and most of
+/// the runs of these tests are hits.
 fn memo_case(case: &str) -> (Dir, String) {
     let d = Dir::new();
     d.copy_fixture(case);
@@ -57,8 +59,9 @@ fn memo_case(case: &str) -> (Dir, String) {
     d.script(
         "memo.sh",
         &format!(
-            r#"m={memo}/$(sha256sum < "$1" | cut -c1-64)
-[ -f "$m" ] && exit "$(cat "$m")"
+            r#"h=$(sha256sum < "$1")
+m={memo}/${{h%% *}}
+[ -f "$m" ] && {{ read -r r < "$m"; exit "$r"; }}
 {oracle} "$1"; r=$?
 echo $r > "$m.$$" && mv "$m.$$" "$m"
 exit $r"#,
