@@ -21,23 +21,14 @@ use std::time::Instant;
 
 use anyhow::{bail, Context as _, Result};
 
-use super::suite::Case;
+use treedd_reduce::cpu_seconds;
 
-/// This process's CPU time so far (user + system, all threads), in seconds.
-fn cpu_seconds() -> f64 {
-    // SAFETY: getrusage only writes into the zeroed struct we own.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: RUSAGE_SELF with a valid pointer.
-    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
-        return f64::NAN;
-    }
-    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
-    secs(usage.ru_utime) + secs(usage.ru_stime)
-}
+use super::suite::Case;
 
 /// What a bare loop of oracle runs cost: see [`bare_runs`].
 pub(super) struct BareRuns {
-    /// CPU seconds of this process per run.
+    /// CPU seconds of this process per run (the process CPU clock, as treedd's
+    /// `--stats` `cpu_seconds`).
     pub(super) cpu_per_run: f64,
     /// Wall seconds for all the runs.
     pub(super) wall: f64,
