@@ -18,9 +18,10 @@
 //! mean number of busy workers, treedd's own CPU as a share of the wall time, the spawn
 //! floor's share for the same runs ([`super::bare_runs`]: the CPU a bare loop spends to
 //! start and wait for that many runs, measured with the JRTS oracles), and whether the output
-//! is byte-identical to `--jobs 1`'s. Under the JRTS and fixtures tables, their oracles in the
-//! bare loop one and two at a time: how much faster two at a time go, the bound on
-//! `--jobs 2`'s wall time that this sets.
+//! is byte-identical to `--jobs 1`'s. Under the JRTS and fixtures tables, a table per case:
+//! `--jobs` 1 and 2, and the case's oracle in the bare loop one and two at a time (how much
+//! faster two at a time go, and the bound on `--jobs 2`'s wall time that this sets, for the
+//! case and, weighted by `--jobs 1` wall time, for the suite).
 
 use std::fmt::Write as _;
 use std::fs;
@@ -63,7 +64,7 @@ fi
 const JRTS_BARE_RUNS_PER_CASE: usize = 20;
 
 /// Runs of each fixture's oracle on its input in the bare loops, one and two at a time.
-const FIXTURE_BARE_RUNS_PER_CASE: usize = 4;
+const FIXTURE_BARE_RUNS_PER_CASE: usize = 8;
 
 /// One reduction's figures.
 struct Row {
@@ -113,27 +114,23 @@ pub(super) fn speculation(treedd: Option<PathBuf>, publish: bool) -> Result<()> 
 
     // 2. JRTS with its real oracles.
     let jrts = discover(&shared.join("suites/jrts"))?;
-    let jrts_rows: Vec<Row> = [1, 2]
-        .iter()
-        .map(|&jobs| reduce_all(&treedd, work.path(), &jrts, jobs))
-        .collect::<Result<_>>()?;
+    let jrts_each = reduce_1_and_2(&treedd, work.path(), &jrts)?;
+    let jrts_rows = [total(1, &jrts_each[0]), total(2, &jrts_each[1])];
     // The same oracles with no reducer, one and two at a time: how much faster two go, and
     // what starting and waiting for a run costs at the least (two at a time, the `--jobs 2`
-    // the issue's 2% is measured at).
-    let jrts_one = bare_runs(work.path(), &jrts, 1, JRTS_BARE_RUNS_PER_CASE)?;
-    let jrts_two = bare_runs(work.path(), &jrts, 2, JRTS_BARE_RUNS_PER_CASE)?;
-    let floor = jrts_two.cpu_per_run;
+    // the issue's 2% is measured at; every case has as many runs, so the mean per run).
+    let jrts_bare = bare_each(work.path(), &jrts, JRTS_BARE_RUNS_PER_CASE)?;
+    let floor = jrts_bare
+        .iter()
+        .map(|[_, two]| two.cpu_per_run)
+        .sum::<f64>()
+        / jrts.len() as f64;
 
     // 3. The fixtures with their real oracles (gcc, g++, gofmt, javac, node, python3, rustc, tsc).
     let fixtures = discover(&root.join("fixtures"))?;
-    let fixture_rows: Vec<Row> = [1, 2]
-        .iter()
-        .map(|&jobs| reduce_all(&treedd, work.path(), &fixtures, jobs))
-        .collect::<Result<_>>()?;
-    // How much faster the fixtures' oracles go two at a time than one at a time, with no
-    // reducer around them.
-    let fixtures_one = bare_runs(work.path(), &fixtures, 1, FIXTURE_BARE_RUNS_PER_CASE)?;
-    let fixtures_two = bare_runs(work.path(), &fixtures, 2, FIXTURE_BARE_RUNS_PER_CASE)?;
+    let fixture_each = reduce_1_and_2(&treedd, work.path(), &fixtures)?;
+    let fixture_rows = [total(1, &fixture_each[0]), total(2, &fixture_each[1])];
+    let fixture_bare = bare_each(work.path(), &fixtures, FIXTURE_BARE_RUNS_PER_CASE)?;
 
     let mut md = String::from("# Speculation (issue 10)\n\n");
     let _ = writeln!(md, "Measured {} on {} CPUs (nproc); one run per row, all rows in one bench run, so the ratios compare like with like. Default preset.\n", now_utc(), std::thread::available_parallelism().map_or(0, |n| n.get()));
@@ -156,12 +153,12 @@ pub(super) fn speculation(treedd: Option<PathBuf>, publish: bool) -> Result<()> 
         &jrts_rows,
         floor,
     );
-    md += &speed_up_note(
-        "JRTS",
+    md += &bounds_table(
+        "the JRTS",
         JRTS_BARE_RUNS_PER_CASE,
-        &jrts_one,
-        &jrts_two,
-        &jrts_rows,
+        &jrts,
+        &jrts_each,
+        &jrts_bare,
     );
     md += &table(
         &format!(
@@ -171,12 +168,12 @@ pub(super) fn speculation(treedd: Option<PathBuf>, publish: bool) -> Result<()> 
         &fixture_rows,
         floor,
     );
-    md += &speed_up_note(
-        "fixtures'",
+    md += &bounds_table(
+        "the fixtures'",
         FIXTURE_BARE_RUNS_PER_CASE,
-        &fixtures_one,
-        &fixtures_two,
-        &fixture_rows,
+        &fixtures,
+        &fixture_each,
+        &fixture_bare,
     );
     print!("{md}");
     if publish {
@@ -187,24 +184,72 @@ pub(super) fn speculation(treedd: Option<PathBuf>, publish: bool) -> Result<()> 
     Ok(())
 }
 
-/// The line under a table of `--jobs` 1 and 2 on real oracles: how much faster `whose`
-/// oracles went two at a time than one at a time in the bare loop, and the bound this sets on
-/// the `--jobs 2` row's wall time with its runs.
-fn speed_up_note(
+/// Each case's oracle on its input in the bare loop, `per_case` runs one at a time and then
+/// `per_case` two at a time.
+fn bare_each(work: &Path, cases: &[Case], per_case: usize) -> Result<Vec<[BareRuns; 2]>> {
+    cases
+        .iter()
+        .map(|case| {
+            let case = std::slice::from_ref(case);
+            Ok([
+                bare_runs(work, case, 1, per_case)?,
+                bare_runs(work, case, 2, per_case)?,
+            ])
+        })
+        .collect()
+}
+
+/// Every case reduced with `--jobs 1`, then every case with `--jobs 2`.
+fn reduce_1_and_2(treedd: &Path, work: &Path, cases: &[Case]) -> Result<[Vec<Row>; 2]> {
+    Ok([
+        reduce_each(treedd, work, cases, 1)?,
+        reduce_each(treedd, work, cases, 2)?,
+    ])
+}
+
+/// The table under a suite's `--jobs` 1 and 2 totals: per case, how much faster its oracle
+/// went two at a time than one at a time in the bare loop (`bare`), and the bound this and
+/// the case's runs ratio set on its `--jobs 2` wall time; the suite's bound is the cases'
+/// weighted by their `--jobs 1` wall time. `each`: the cases' rows with `--jobs` 1 and 2.
+fn bounds_table(
     whose: &str,
     per_case: usize,
-    one: &BareRuns,
-    two: &BareRuns,
-    rows: &[Row],
+    cases: &[Case],
+    each: &[Vec<Row>; 2],
+    bare: &[[BareRuns; 2]],
 ) -> String {
-    let speed_up = one.wall / two.wall;
-    let runs_ratio = rows[1].runs as f64 / rows[0].runs as f64;
-    format!(
-        "The {whose} oracles on their inputs in the bare loop, {per_case} runs each: {:.1} s one at a time, {:.1} s two at a time, {speed_up:.2}x as fast (oracles that use more than one core gain less than 2x from a second job; the figure varies by about 10% from run to run on a shared machine). With the `--jobs 2` row's {runs_ratio:.2}x the runs, its wall time cannot fall below about {:.2}x of `--jobs 1`'s (if its runs take as long as these).\n\n",
+    let mut out = format!(
+        "Per case, against {whose} oracles on their inputs in a bare loop with no reducer ({per_case} runs each, one at a time and then two at a time). An oracle that uses more than one core by itself (a JVM's compiler and collector threads) gains less than 2x from a second job, and `--jobs 2` cannot beat that: a case's bound is its runs ratio over its oracle's speed-up (if its runs take as long as the bare loop's). The total's bound is the cases' bounds weighted by their `--jobs 1` wall time. Speed-ups in the bare loop vary by about 10% from run to run on a shared machine.\n\n| case | jobs 1 wall s | jobs 2 wall s | vs jobs 1 | runs vs jobs 1 | bare loop, two at a time | bound |\n|---|---:|---:|---:|---:|---:|---:|\n"
+    );
+    let mut weighted = 0.0;
+    for (((case, one), two), [bare_one, bare_two]) in
+        cases.iter().zip(&each[0]).zip(&each[1]).zip(bare)
+    {
+        let speed_up = bare_one.wall / bare_two.wall;
+        let runs_ratio = two.runs as f64 / one.runs as f64;
+        let bound = runs_ratio / speed_up;
+        weighted += bound * one.wall;
+        let _ = writeln!(
+            out,
+            "| {} | {:.1} | {:.1} | {:.2}x | {:.2}x | {speed_up:.2}x as fast | {bound:.2}x |",
+            case.name,
+            one.wall,
+            two.wall,
+            two.wall / one.wall,
+            runs_ratio,
+        );
+    }
+    let (one, two) = (total(1, &each[0]), total(2, &each[1]));
+    let _ = writeln!(
+        out,
+        "| all | {:.1} | {:.1} | {:.2}x | {:.2}x | | {:.2}x |\n",
         one.wall,
         two.wall,
-        runs_ratio / speed_up,
-    )
+        two.wall / one.wall,
+        two.runs as f64 / one.runs as f64,
+        weighted / one.wall,
+    );
+    out
 }
 
 /// `floor`: the spawn floor, CPU seconds per run.
@@ -238,16 +283,31 @@ fn table(title: &str, rows: &[Row], floor: f64) -> String {
 
 /// Reduce every case with `jobs`; the figures summed (busy workers: weighted by wall time).
 fn reduce_all(treedd: &Path, work: &Path, cases: &[Case], jobs: usize) -> Result<Row> {
-    let mut total = Row {
+    Ok(total(jobs, &reduce_each(treedd, work, cases, jobs)?))
+}
+
+/// The figures of `rows` (one suite's cases with `jobs`) summed; busy workers weighted by wall
+/// time, outputs concatenated with a 0 byte after each.
+fn total(jobs: usize, rows: &[Row]) -> Row {
+    let wall: f64 = rows.iter().map(|r| r.wall).sum();
+    Row {
         jobs,
-        wall: 0.0,
-        runs: 0,
-        discarded: 0,
-        killed: 0,
-        busy: 0.0,
-        cpu_self: 0.0,
-        output: Vec::new(),
-    };
+        wall,
+        runs: rows.iter().map(|r| r.runs).sum(),
+        discarded: rows.iter().map(|r| r.discarded).sum(),
+        killed: rows.iter().map(|r| r.killed).sum(),
+        busy: rows.iter().map(|r| r.busy * r.wall).sum::<f64>() / wall,
+        cpu_self: rows.iter().map(|r| r.cpu_self).sum(),
+        output: rows
+            .iter()
+            .flat_map(|r| r.output.iter().copied().chain([0]))
+            .collect(),
+    }
+}
+
+/// Reduce every case with `jobs`: a row each.
+fn reduce_each(treedd: &Path, work: &Path, cases: &[Case], jobs: usize) -> Result<Vec<Row>> {
+    let mut rows = Vec::new();
     for (i, case) in cases.iter().enumerate() {
         let dir = work.join(format!("j{jobs}-{i}"));
         fs::create_dir_all(&dir)?;
@@ -279,23 +339,24 @@ fn reduce_all(treedd: &Path, work: &Path, cases: &[Case], jobs: usize) -> Result
             );
         }
         let s: serde_json::Value = serde_json::from_slice(&fs::read(&stats)?)?;
-        let wall = finished.wall.as_secs_f64();
-        total.wall += wall;
-        total.runs += stat_u64(&s, "oracle_runs").unwrap_or(0);
-        total.discarded += stat_u64(&s, "discarded").unwrap_or(0);
-        total.killed += stat_u64(&s, "killed").unwrap_or(0);
-        total.busy += s["mean_busy_workers"].as_f64().unwrap_or(0.0) * wall;
-        // treedd's own count (getrusage, microseconds) where it gives one: /proc's clock
-        // ticks are cut to 10 ms per run, about a third of treedd's CPU on a short JRTS run.
-        total.cpu_self += s["cpu_seconds"]
-            .as_f64()
-            .or(finished.cpu_self)
-            .unwrap_or(f64::NAN);
-        total.output.extend(fs::read(&output)?);
-        total.output.push(0);
+        rows.push(Row {
+            jobs,
+            wall: finished.wall.as_secs_f64(),
+            runs: stat_u64(&s, "oracle_runs").unwrap_or(0),
+            discarded: stat_u64(&s, "discarded").unwrap_or(0),
+            killed: stat_u64(&s, "killed").unwrap_or(0),
+            busy: s["mean_busy_workers"].as_f64().unwrap_or(0.0),
+            // treedd's own count (getrusage, microseconds) where it gives one: /proc's clock
+            // ticks are cut to 10 ms per run, about a third of treedd's CPU on a short JRTS
+            // run.
+            cpu_self: s["cpu_seconds"]
+                .as_f64()
+                .or(finished.cpu_self)
+                .unwrap_or(f64::NAN),
+            output: fs::read(&output)?,
+        });
     }
-    total.busy /= total.wall;
-    Ok(total)
+    Ok(rows)
 }
 
 /// The tokens the sleep oracle's grep cuts a C file into (words and single punctuation).
@@ -328,17 +389,22 @@ pub(super) fn make_executable(path: &Path) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
-    /// The bound on `--jobs 2`'s wall time: its runs over `--jobs 1`'s, divided by how much
-    /// faster the bare loop went two at a time.
+    use super::{bounds_table, BareRuns, Case, Row};
+
+    /// A case's bound on `--jobs 2`'s wall time is its runs over `--jobs 1`'s, divided by how
+    /// much faster its oracle went two at a time in the bare loop; the suite's bound weights
+    /// the cases' by their `--jobs 1` wall time.
     #[test]
-    fn the_speed_up_note_bounds_jobs_2_by_the_runs_ratio_over_the_speed_up() {
-        let bare = |wall| super::BareRuns {
-            cpu_per_run: 0.0003,
-            wall,
+    fn the_bounds_are_runs_ratio_over_speed_up_per_case_and_weighted_by_wall_in_all() {
+        let bare = |one, two| {
+            [one, two].map(|wall| BareRuns {
+                cpu_per_run: 0.0003,
+                wall,
+            })
         };
-        let row = |jobs, runs| super::Row {
+        let row = |jobs, wall, runs| Row {
             jobs,
-            wall: 1.0,
+            wall,
             runs,
             discarded: 0,
             killed: 0,
@@ -346,23 +412,33 @@ mod tests {
             cpu_self: 0.0,
             output: Vec::new(),
         };
-        let note = super::speed_up_note(
-            "JRTS",
-            20,
-            &bare(4.0),
-            &bare(2.5),
-            &[row(1, 100), row(2, 106)],
+        let case = |name: &str| Case {
+            name: name.to_string(),
+            input: "in".into(),
+            oracle: "oracle.sh".into(),
+        };
+        let table = bounds_table(
+            "the fixtures'",
+            8,
+            &[case("node"), case("jvm")],
+            &[
+                vec![row(1, 10.0, 100), row(1, 30.0, 100)],
+                vec![row(2, 6.0, 110), row(2, 27.0, 104)],
+            ],
+            &[bare(4.0, 2.0), bare(3.0, 2.4)],
         );
         assert!(
-            note.starts_with("The JRTS oracles on their inputs in the bare loop, 20 runs each: 4.0 s one at a time, 2.5 s two at a time, 1.60x as fast"),
-            "{note}"
+            table.starts_with("Per case, against the fixtures' oracles on their inputs in a bare loop with no reducer (8 runs each,"),
+            "{table}"
         );
-        assert!(
-            note.contains(
-                "the `--jobs 2` row's 1.06x the runs, its wall time cannot fall below about 0.66x"
-            ),
-            "{note}"
-        );
+        // 1.10 / 2.00 = 0.55; 1.04 / 1.25 = 0.832; (0.55 * 10 + 0.832 * 30) / 40 = 0.7615.
+        for line in [
+            "| node | 10.0 | 6.0 | 0.60x | 1.10x | 2.00x as fast | 0.55x |",
+            "| jvm | 30.0 | 27.0 | 0.90x | 1.04x | 1.25x as fast | 0.83x |",
+            "| all | 40.0 | 33.0 | 0.82x | 1.07x | | 0.76x |",
+        ] {
+            assert!(table.lines().any(|l| l == line), "{line} in\n{table}");
+        }
     }
 
     #[test]
