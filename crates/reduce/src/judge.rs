@@ -7,6 +7,7 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
 
 use crate::lookahead::{Answer, Lookahead};
 use crate::{Cache, Oracle, Outcome, PassRecord, RunToken, Stats};
@@ -63,6 +64,9 @@ pub struct Judge {
     /// Permits of `jobs` held by oracle runs made outside the judge (see
     /// [`Judge::reserve_permit`]); changed and read under `lookahead`'s lock.
     reserved: AtomicUsize,
+    /// How long the interesting runs made outside the judge took (see
+    /// [`Judge::note_interesting_run`]); changed and read under `lookahead`'s lock.
+    outside_interesting: Mutex<Vec<Duration>>,
     /// The syntax filter's recent verdicts (see [`Judge::filter_keeps`]).
     screened: Mutex<HashMap<crate::cache::Key, bool>>,
     /// What the oracle said of a call of a function declared nowhere (see
@@ -160,6 +164,7 @@ impl Judge {
             records: Mutex::new(Vec::new()),
             lookahead: Mutex::new(None),
             reserved: AtomicUsize::new(0),
+            outside_interesting: Mutex::new(Vec::new()),
             screened: Mutex::new(HashMap::new()),
             calls_refer: Mutex::new(None),
         }
@@ -344,6 +349,9 @@ impl Judge {
             let mut slot = lock(&self.lookahead);
             let held = self.reserved.load(Ordering::SeqCst);
             let la = Lookahead::with_stop(jobs, held, Arc::clone(&self.cancelled));
+            for &took in lock(&self.outside_interesting).iter() {
+                la.note_run(took, true);
+            }
             let la = Arc::new(la);
             *slot = Some(Arc::clone(&la));
             la
@@ -418,6 +426,19 @@ impl Judge {
         self.reserved.store(n.saturating_sub(1), Ordering::SeqCst);
         if let Some(la) = slot.as_ref().filter(|_| n > 0) {
             la.release_held();
+        }
+    }
+
+    /// An interesting oracle run made outside the judge (the CLI's check of the original,
+    /// beside the reduction) took `took`: the lookahead counts it among the durations of
+    /// interesting runs, which its bets on success wait for [`crate::lookahead`]'s minimum of
+    /// (each one-at-a-time stretch while they are too few costs a whole interesting run at
+    /// `--jobs 2`).
+    pub fn note_interesting_run(&self, took: Duration) {
+        let slot = lock(&self.lookahead);
+        lock(&self.outside_interesting).push(took);
+        if let Some(la) = slot.as_ref() {
+            la.note_run(took, true);
         }
     }
 
@@ -545,7 +566,7 @@ impl Judge {
 
     /// How long a run must have lasted to be probably interesting (`lookahead::Lookahead::
     /// win_after`); `None` outside [`Judge::with_lookahead`] or while durations do not tell.
-    pub(crate) fn win_after(&self) -> Option<std::time::Duration> {
+    pub(crate) fn win_after(&self) -> Option<Duration> {
         self.lookahead().and_then(|la| la.win_after())
     }
 

@@ -209,6 +209,12 @@ impl Lookahead {
         }
     }
 
+    /// A run made outside the lookahead answered in `took`: counted among the recent
+    /// durations by answer (see *Bets on success*).
+    pub fn note_run(&self, took: Duration, interesting: bool) {
+        lock(&self.state).durations.add(took, interesting);
+    }
+
     /// One of the permits held outside comes free (if any is held).
     pub fn release_held(&self) {
         let mut s = lock(&self.state);

@@ -44,30 +44,39 @@ impl Reduction {
         writer: &BestWriter,
         fresh: &resume::State,
     ) -> anyhow::Result<bool> {
-        let checked = self.check_original_runs(false).and_then(|()| {
+        let checked = self.check_original_runs(false).and_then(|took| {
             if self.interrupted.load(Ordering::SeqCst) {
-                return Ok(false);
+                return Ok(None);
             }
             self.save_state(fresh)?;
             writer.release().map_err(|e| self.output_error(e))?;
-            Ok(true)
+            Ok(Some(took))
         });
-        match checked {
-            Ok(true) => judge.release_permit(),
+        match &checked {
+            Ok(Some(took)) => {
+                // The check's runs were interesting: how long they took tells the lookahead
+                // early how long interesting runs last (its bets on success wait for a few).
+                for &t in took {
+                    judge.note_interesting_run(t);
+                }
+                judge.release_permit();
+            }
             _ => judge.cancel(),
         }
-        checked
+        checked.map(|took| took.is_some())
     }
 
     /// Run the oracle on the original (`--check-original N` times, else once): it must be
     /// interesting every time. Without `--timeout`, the default timeout is derived from these
-    /// runs and announced. Returns early (leaving the interrupt to the caller) on a signal.
-    /// `show`: the progress display says so (not when the reduction runs alongside).
-    pub(super) fn check_original_runs(&self, show: bool) -> anyhow::Result<()> {
+    /// runs and announced. Returns how long the runs took, or early (leaving the interrupt to
+    /// the caller) on a signal. `show`: the progress display says so (not when the reduction
+    /// runs alongside).
+    pub(super) fn check_original_runs(&self, show: bool) -> anyhow::Result<Vec<Duration>> {
         let n = self.args.check_original.unwrap_or(1);
         let mut slowest = Duration::ZERO;
         let mut first: Option<RunReport> = None;
         let mut differs: Option<(u32, RunReport)> = None;
+        let mut took = Vec::new();
         for i in 1..=n {
             let phase = match n {
                 1 => "checking the input".to_string(),
@@ -80,12 +89,13 @@ impl Reduction {
             let report = self.oracle.run_report(&self.input);
             self.extra_runs.fetch_add(1, Ordering::SeqCst);
             if self.interrupted.load(Ordering::SeqCst) {
-                return Ok(());
+                return Ok(Vec::new());
             }
             if let Outcome::FailedToStart(msg) = &report.outcome {
                 return Err(Fatal::new(exit::ORACLE, msg.clone()).into());
             }
             slowest = slowest.max(report.elapsed);
+            took.push(report.elapsed);
             if self.args.timeout.is_none() {
                 self.oracle.set_timeout(Some(default_timeout(slowest)));
             }
@@ -101,7 +111,7 @@ impl Reduction {
             }
         }
         let Some(first) = first else {
-            return Ok(());
+            return Ok(took);
         };
         if let Some((i, report)) = differs {
             let say = |r: &RunReport| match r.outcome.is_interesting() {
@@ -133,7 +143,7 @@ impl Reduction {
                 t.as_secs_f64()
             ));
         }
-        Ok(())
+        Ok(took)
     }
 
     fn check_original(&self, report: &RunReport) -> anyhow::Result<()> {

@@ -551,3 +551,32 @@ fn a_candidate_under_way_is_not_announced_again() {
     assert!(during, "a run under way was not known");
     assert!(after, "an answered candidate was not known");
 }
+
+/// The durations of interesting runs made outside the judge (the CLI's check of the
+/// original) count for the lookahead's bets on success: noted before a lookahead exists, they
+/// are given to it when it starts; noted while it runs, at once.
+#[test]
+fn interesting_runs_made_outside_count_for_the_bets_on_success() {
+    let (judge, _) = judge_with(
+        |_| {
+            std::thread::sleep(Duration::from_millis(1));
+            false
+        },
+        JudgeOptions::default(),
+    );
+    judge.note_interesting_run(Duration::from_millis(80));
+    let (before, after) = judge.with_lookahead(2, || {
+        for c in [b"a", b"b", b"c"] {
+            assert!(!judge.test(c));
+        }
+        // One interesting run (noted before the lookahead) and three failing ones.
+        let before = judge.win_after();
+        judge.note_interesting_run(Duration::from_millis(90));
+        (before, judge.win_after())
+    });
+    assert_eq!(before, None);
+    assert!(
+        after.is_some_and(|t| t < Duration::from_millis(80)),
+        "{after:?}"
+    );
+}

@@ -7,8 +7,16 @@ use std::time::Duration;
 /// How many recent run durations are kept per answer.
 pub(super) const DURATION_WINDOW: usize = 256;
 
-/// How many runs of each answer must have been seen before durations are trusted.
+/// How many runs of each answer must have been seen before durations are trusted: for an
+/// assumption, and failing runs for a bet on success too.
 pub(super) const DURATION_MIN: usize = 3;
+
+/// How many interesting runs (lasting longer than the time found) a bet on success needs. Its
+/// runs only use idle workers and are killed when it is lost, and every interesting run
+/// before the bets start is a stretch of one worker busy at `--jobs 2` (on JRTS, where
+/// interesting runs take 60-90 ms and failing ones 2-4 ms, two such stretches in the first
+/// 0.3 s of a 0.8 s reduction with three).
+pub(super) const WIN_MIN_INTERESTING: usize = 2;
 
 /// Recent durations of runs that answered, by answer, and what the lookahead reads of them
 /// (worked out once per run that answers: the lookahead reads them at every wake-up).
@@ -61,16 +69,22 @@ impl Durations {
             self.failing.push(took);
         }
         let (interesting, failing) = (&self.interesting.sorted, &self.failing.sorted);
-        self.win_after = shortest(interesting, failing, |i, f| i > f);
-        self.assume_after = shortest(interesting, failing, share_holds(ASSUME_SHARE))
-            .map(|t| t.mul_f64(ASSUME_MARGIN));
+        self.win_after = shortest(interesting, failing, WIN_MIN_INTERESTING, |i, f| i > f);
+        self.assume_after = shortest(
+            interesting,
+            failing,
+            DURATION_MIN,
+            share_holds(ASSUME_SHARE),
+        )
+        .map(|t| t.mul_f64(ASSUME_MARGIN));
         self.median_interesting = interesting.get(interesting.len() / 2).copied();
     }
 
     /// The shortest time `t` such that, among the recent runs that lasted longer than `t`,
-    /// more were interesting than not: a run still going after `t` is more likely
-    /// interesting than not. `None` until both answers were seen [`DURATION_MIN`] times, or
-    /// when no such time exists (durations do not tell the answers apart).
+    /// more were interesting than not (and [`WIN_MIN_INTERESTING`] at least): a run still
+    /// going after `t` is more likely interesting than not. `None` until interesting runs were
+    /// seen [`WIN_MIN_INTERESTING`] times and failing ones [`DURATION_MIN`] times, or when no
+    /// such time exists (durations do not tell the answers apart).
     pub fn win_after(&self) -> Option<Duration> {
         self.win_after
     }
@@ -83,13 +97,14 @@ impl Durations {
     }
 
     /// The shortest time `t` such that, among the recent runs that lasted longer than `t`,
-    /// at least `share` were interesting (and [`DURATION_MIN`] at least); `None` as for
-    /// [`Durations::win_after`].
+    /// at least `share` were interesting (and [`DURATION_MIN`] at least); `None` until both
+    /// answers were seen [`DURATION_MIN`] times, or when no such time exists.
     #[cfg(test)]
     pub fn after_share(&self, share: f64) -> Option<Duration> {
         shortest(
             &self.interesting.sorted,
             &self.failing.sorted,
+            DURATION_MIN,
             share_holds(share),
         )
     }
@@ -106,14 +121,16 @@ fn share_holds(share: f64) -> impl Fn(usize, usize) -> bool {
 }
 
 /// The shortest time `t` after which `holds(interesting, failing)` for the numbers of recent
-/// runs of each answer that lasted longer, with [`DURATION_MIN`] interesting ones at least;
-/// `interesting` and `failing` are the recent durations, sorted.
+/// runs of each answer that lasted longer, with `min_interesting` interesting ones at least;
+/// `interesting` and `failing` are the recent durations, sorted ([`DURATION_MIN`] failing
+/// ones at least).
 fn shortest(
     interesting: &[Duration],
     failing: &[Duration],
+    min_interesting: usize,
     holds: impl Fn(usize, usize) -> bool,
 ) -> Option<Duration> {
-    if interesting.len() < DURATION_MIN || failing.len() < DURATION_MIN {
+    if interesting.len() < min_interesting || failing.len() < DURATION_MIN {
         return None;
     }
     // Only the observed durations (and 0) can be the shortest such time: try them from the
@@ -128,7 +145,7 @@ fn shortest(
             f += 1;
         }
         let (longer_i, longer_f) = (interesting.len() - i, failing.len() - f);
-        if longer_i >= DURATION_MIN && holds(longer_i, longer_f) {
+        if longer_i >= min_interesting && holds(longer_i, longer_f) {
             return Some(t);
         }
         t = match (interesting.get(i), failing.get(f)) {

@@ -47,6 +47,18 @@ fn a_run_is_probably_interesting_once_it_outlasts_most_failing_runs() {
     );
     // Interesting runs that are the fast ones: never.
     assert_eq!(durations(&[2, 2, 2], &[50, 50, 50]).win_after(), None);
+    // Two interesting runs are enough for a bet on success (past 5 ms: both lasted longer, one
+    // failing run), one is not; an assumption needs three.
+    assert_eq!(durations(&[50, 60], &[4, 5, 6]).win_after(), ms(5));
+    assert_eq!(durations(&[50], &[4, 5, 6]).win_after(), None);
+    assert_eq!(
+        durations(&[50, 60], &[4, 5, 6, 6, 6]).after_share(0.9),
+        None
+    );
+    assert_eq!(
+        durations(&[50, 60, 70], &[4, 5, 6, 6, 6]).after_share(0.9),
+        ms(6)
+    );
 }
 
 #[test]
@@ -89,9 +101,8 @@ fn durations_agree_with_counting_every_time_afresh() {
             w
         };
         let (i, f) = (window(&interesting), window(&failing));
-        let afresh = |holds: &dyn Fn(usize, usize) -> bool| {
-            if i.len() < super::durations::DURATION_MIN || f.len() < super::durations::DURATION_MIN
-            {
+        let afresh = |min_interesting: usize, holds: &dyn Fn(usize, usize) -> bool| {
+            if i.len() < min_interesting || f.len() < super::durations::DURATION_MIN {
                 return None;
             }
             std::iter::once(Duration::ZERO)
@@ -100,14 +111,16 @@ fn durations_agree_with_counting_every_time_afresh() {
                 .filter(|&t| {
                     let li = i.iter().filter(|&&x| x > t).count();
                     let lf = f.iter().filter(|&&x| x > t).count();
-                    li >= super::durations::DURATION_MIN && holds(li, lf)
+                    li >= min_interesting && holds(li, lf)
                 })
                 .min()
         };
-        assert_eq!(d.win_after(), afresh(&|a, b| a > b), "step {step}");
+        let win_min = super::durations::WIN_MIN_INTERESTING;
+        assert_eq!(d.win_after(), afresh(win_min, &|a, b| a > b), "step {step}");
         for share in [0.5, 0.8, 0.9] {
             let holds = |a: usize, b: usize| a as f64 >= share * (a + b) as f64;
-            assert_eq!(d.after_share(share), afresh(&holds), "step {step}");
+            let min = super::durations::DURATION_MIN;
+            assert_eq!(d.after_share(share), afresh(min, &holds), "step {step}");
         }
         assert_eq!(d.median_interesting(), i.get(i.len() / 2).copied());
     }
