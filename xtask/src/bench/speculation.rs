@@ -9,7 +9,8 @@
 //!    crash late in a compiler's pipeline), `--jobs` 1, 2 and 4: what the bets on success
 //!    gain.
 //! 2. Real oracles on this machine's cores: the 13 JRTS cases with their own oracles (node),
-//!    `--jobs` 1 and 2.
+//!    `--jobs` 1 and 2, case by case (each case's `--jobs 1`, `--jobs 2` and bare runs one
+//!    after the other, so the machine's load drifts little between them).
 //! 3. The same with the repository's fixtures (gcc, g++, gofmt, javac, node, python3, rustc,
 //!    tsc).
 //!
@@ -114,12 +115,13 @@ pub(super) fn speculation(treedd: Option<PathBuf>, publish: bool) -> Result<()> 
 
     // 2. JRTS with its real oracles.
     let jrts = discover(&shared.join("suites/jrts"))?;
-    let jrts_each = reduce_1_and_2(&treedd, work.path(), &jrts)?;
+    // With each case, the same oracle with no reducer, one and two at a time: how much faster
+    // two go, and what starting and waiting for a run costs at the least (two at a time, the
+    // `--jobs 2` the issue's 2% is measured at; every case has as many runs, so the mean per
+    // run).
+    let (jrts_each, jrts_bare) =
+        measure_each(&treedd, work.path(), &jrts, JRTS_BARE_RUNS_PER_CASE)?;
     let jrts_rows = [total(1, &jrts_each[0]), total(2, &jrts_each[1])];
-    // The same oracles with no reducer, one and two at a time: how much faster two go, and
-    // what starting and waiting for a run costs at the least (two at a time, the `--jobs 2`
-    // the issue's 2% is measured at; every case has as many runs, so the mean per run).
-    let jrts_bare = bare_each(work.path(), &jrts, JRTS_BARE_RUNS_PER_CASE)?;
     let floor = jrts_bare
         .iter()
         .map(|[_, two]| two.cpu_per_run)
@@ -128,9 +130,9 @@ pub(super) fn speculation(treedd: Option<PathBuf>, publish: bool) -> Result<()> 
 
     // 3. The fixtures with their real oracles (gcc, g++, gofmt, javac, node, python3, rustc, tsc).
     let fixtures = discover(&root.join("fixtures"))?;
-    let fixture_each = reduce_1_and_2(&treedd, work.path(), &fixtures)?;
+    let (fixture_each, fixture_bare) =
+        measure_each(&treedd, work.path(), &fixtures, FIXTURE_BARE_RUNS_PER_CASE)?;
     let fixture_rows = [total(1, &fixture_each[0]), total(2, &fixture_each[1])];
-    let fixture_bare = bare_each(work.path(), &fixtures, FIXTURE_BARE_RUNS_PER_CASE)?;
 
     let mut md = String::from("# Speculation (issue 10)\n\n");
     let _ = writeln!(md, "Measured {} on {} CPUs (nproc); one run per row, all rows in one bench run, so the ratios compare like with like. Default preset.\n", now_utc(), std::thread::available_parallelism().map_or(0, |n| n.get()));
@@ -184,27 +186,26 @@ pub(super) fn speculation(treedd: Option<PathBuf>, publish: bool) -> Result<()> 
     Ok(())
 }
 
-/// Each case's oracle on its input in the bare loop, `per_case` runs one at a time and then
-/// `per_case` two at a time.
-fn bare_each(work: &Path, cases: &[Case], per_case: usize) -> Result<Vec<[BareRuns; 2]>> {
-    cases
-        .iter()
-        .map(|case| {
-            let case = std::slice::from_ref(case);
-            Ok([
-                bare_runs(work, case, 1, per_case)?,
-                bare_runs(work, case, 2, per_case)?,
-            ])
-        })
-        .collect()
-}
+/// Case by case: the reduction with `--jobs 1`, then with `--jobs 2`, then the case's oracle
+/// on its input in the bare loop, `per_case` runs one at a time and `per_case` two at a time.
+/// A case's figures are measured within a minute or so of each other: the load of a shared
+/// machine drifts over the minutes a suite takes, and a suite's `--jobs 1` rows all before its
+/// `--jobs 2` rows put that drift into the ratios (LocalizedPi's `--jobs 2` over `--jobs 1`
+/// was 0.91x and 0.73x in two bench runs 50 minutes apart).
+type Measured = ([Vec<Row>; 2], Vec<[BareRuns; 2]>);
 
-/// Every case reduced with `--jobs 1`, then every case with `--jobs 2`.
-fn reduce_1_and_2(treedd: &Path, work: &Path, cases: &[Case]) -> Result<[Vec<Row>; 2]> {
-    Ok([
-        reduce_each(treedd, work, cases, 1)?,
-        reduce_each(treedd, work, cases, 2)?,
-    ])
+fn measure_each(treedd: &Path, work: &Path, cases: &[Case], per_case: usize) -> Result<Measured> {
+    let (mut one, mut two, mut bare) = (Vec::new(), Vec::new(), Vec::new());
+    for case in cases {
+        let case = std::slice::from_ref(case);
+        one.extend(reduce_each(treedd, work, case, 1)?);
+        two.extend(reduce_each(treedd, work, case, 2)?);
+        bare.push([
+            bare_runs(work, case, 1, per_case)?,
+            bare_runs(work, case, 2, per_case)?,
+        ]);
+    }
+    Ok(([one, two], bare))
 }
 
 /// The table under a suite's `--jobs` 1 and 2 totals: per case, how much faster its oracle
@@ -308,8 +309,8 @@ fn total(jobs: usize, rows: &[Row]) -> Row {
 /// Reduce every case with `jobs`: a row each.
 fn reduce_each(treedd: &Path, work: &Path, cases: &[Case], jobs: usize) -> Result<Vec<Row>> {
     let mut rows = Vec::new();
-    for (i, case) in cases.iter().enumerate() {
-        let dir = work.join(format!("j{jobs}-{i}"));
+    for case in cases {
+        let dir = work.join(format!("j{jobs}-{}", case.name.replace('/', "-")));
         fs::create_dir_all(&dir)?;
         let name = case.input.file_name().context("input without a name")?;
         let input = dir.join(name);
