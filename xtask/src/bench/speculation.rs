@@ -160,6 +160,7 @@ pub(super) fn speculation(treedd: Option<PathBuf>, publish: bool) -> Result<()> 
         JRTS_BARE_RUNS_PER_CASE,
         &jrts,
         &jrts_each,
+        &jrts_rows,
         &jrts_bare,
     );
     md += &table(
@@ -175,6 +176,7 @@ pub(super) fn speculation(treedd: Option<PathBuf>, publish: bool) -> Result<()> 
         FIXTURE_BARE_RUNS_PER_CASE,
         &fixtures,
         &fixture_each,
+        &fixture_rows,
         &fixture_bare,
     );
     print!("{md}");
@@ -208,48 +210,46 @@ fn measure_each(treedd: &Path, work: &Path, cases: &[Case], per_case: usize) -> 
     Ok(([one, two], bare))
 }
 
-/// The table under a suite's `--jobs` 1 and 2 totals: per case, how much faster its oracle
-/// went two at a time than one at a time in the bare loop (`bare`), and the bound this and
-/// the case's runs ratio set on its `--jobs 2` wall time; the suite's bound is the cases'
+/// The table under a suite's `--jobs` 1 and 2 totals (`totals`): per case, how much faster its
+/// oracle went two at a time than one at a time in the bare loop (`bare`), and the bound this
+/// and the case's runs ratio set on its `--jobs 2` wall time; the suite's bound is the cases'
 /// weighted by their `--jobs 1` wall time. `each`: the cases' rows with `--jobs` 1 and 2.
 fn bounds_table(
     whose: &str,
     per_case: usize,
     cases: &[Case],
     each: &[Vec<Row>; 2],
+    totals: &[Row; 2],
     bare: &[[BareRuns; 2]],
 ) -> String {
     let mut out = format!(
         "Per case, against {whose} oracles on their inputs in a bare loop with no reducer ({per_case} runs each, one at a time and then two at a time). An oracle that uses more than one core by itself (a JVM's compiler and collector threads) gains less than 2x from a second job, and `--jobs 2` cannot beat that: a case's bound is its runs ratio over its oracle's speed-up (if its runs take as long as the bare loop's). The total's bound is the cases' bounds weighted by their `--jobs 1` wall time. Speed-ups in the bare loop vary by about 10% from run to run on a shared machine.\n\n| case | jobs 1 wall s | jobs 2 wall s | vs jobs 1 | runs vs jobs 1 | bare loop, two at a time | bound |\n|---|---:|---:|---:|---:|---:|---:|\n"
     );
+    let runs_ratio = |one: &Row, two: &Row| two.runs as f64 / one.runs as f64;
+    // One line: a case's (with its oracle's speed-up) or the suite's (without).
+    let mut line = |name: &str, one: &Row, two: &Row, speed_up: Option<f64>, bound: f64| {
+        let speed_up = speed_up.map_or(" ".to_string(), |x| format!(" {x:.2}x as fast "));
+        let _ = writeln!(
+            out,
+            "| {name} | {:.1} | {:.1} | {:.2}x | {:.2}x |{speed_up}| {bound:.2}x |",
+            one.wall,
+            two.wall,
+            two.wall / one.wall,
+            runs_ratio(one, two),
+        );
+    };
     let mut weighted = 0.0;
     for (((case, one), two), [bare_one, bare_two]) in
         cases.iter().zip(&each[0]).zip(&each[1]).zip(bare)
     {
         let speed_up = bare_one.wall / bare_two.wall;
-        let runs_ratio = two.runs as f64 / one.runs as f64;
-        let bound = runs_ratio / speed_up;
+        let bound = runs_ratio(one, two) / speed_up;
         weighted += bound * one.wall;
-        let _ = writeln!(
-            out,
-            "| {} | {:.1} | {:.1} | {:.2}x | {:.2}x | {speed_up:.2}x as fast | {bound:.2}x |",
-            case.name,
-            one.wall,
-            two.wall,
-            two.wall / one.wall,
-            runs_ratio,
-        );
+        line(&case.name, one, two, Some(speed_up), bound);
     }
-    let (one, two) = (total(1, &each[0]), total(2, &each[1]));
-    let _ = writeln!(
-        out,
-        "| all | {:.1} | {:.1} | {:.2}x | {:.2}x | | {:.2}x |\n",
-        one.wall,
-        two.wall,
-        two.wall / one.wall,
-        two.runs as f64 / one.runs as f64,
-        weighted / one.wall,
-    );
+    let [one, two] = totals;
+    line("all", one, two, None, weighted / one.wall);
+    out.push('\n');
     out
 }
 
@@ -390,7 +390,7 @@ pub(super) fn make_executable(path: &Path) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::{bounds_table, BareRuns, Case, Row};
+    use super::{bounds_table, total, BareRuns, Case, Row};
 
     /// A case's bound on `--jobs 2`'s wall time is its runs over `--jobs 1`'s, divided by how
     /// much faster its oracle went two at a time in the bare loop; the suite's bound weights
@@ -418,14 +418,17 @@ mod tests {
             input: "in".into(),
             oracle: "oracle.sh".into(),
         };
+        let each = [
+            vec![row(1, 10.0, 100), row(1, 30.0, 100)],
+            vec![row(2, 6.0, 110), row(2, 27.0, 104)],
+        ];
+        let totals = [total(1, &each[0]), total(2, &each[1])];
         let table = bounds_table(
             "the fixtures'",
             8,
             &[case("node"), case("jvm")],
-            &[
-                vec![row(1, 10.0, 100), row(1, 30.0, 100)],
-                vec![row(2, 6.0, 110), row(2, 27.0, 104)],
-            ],
+            &each,
+            &totals,
             &[bare(4.0, 2.0), bare(3.0, 2.4)],
         );
         assert!(
