@@ -245,3 +245,76 @@ fn ddmin_options_reach_the_tree_algorithms() {
     assert_eq!(results[0], "int h() {  h() + h(); }\n");
     assert_ne!(results[0], results[1]);
 }
+
+#[test]
+fn every_list_minimizer_reduces_text_and_trees_to_interesting_outputs() {
+    // Example A's unique 1-minimal answer, from every list minimizer on lines; and the
+    // helloworld fixture with its real gcc oracle inside the tree algorithm.
+    let d = Dir::new();
+    d.copy_fixture("c/helloworld");
+    for name in ["ddmin", "wddmin", "probdd", "wprobdd", "cdd", "wcdd"] {
+        let (out, s) = example_a(&["--list-minimizer", name]);
+        assert_eq!(out, "5\n8\n", "{name}");
+        assert_eq!(s["list_minimizer"], name);
+        let (tree_out, s) = helloworld(&d, &["--list-minimizer", name]);
+        assert_eq!(s["list_minimizer"], name);
+        // Every minimizer reaches the paper's 35 characters (hoisting does the rest).
+        assert_eq!(
+            s["output_chars"],
+            35,
+            "{name}: {}",
+            String::from_utf8_lossy(&tree_out)
+        );
+    }
+}
+
+#[test]
+fn probabilistic_minimizers_take_no_ddmin_options() {
+    let d = Dir::text_case(numbers(1..9), EXAMPLE_A);
+    for flag in [
+        &["--greeddy"][..],
+        &["--no-subsets"],
+        &["--complements-first"],
+        &["--split-factor", "4"],
+        &["--complement-order", "backward"],
+    ] {
+        let mut args = vec!["--list-minimizer", "cdd"];
+        args.extend_from_slice(flag);
+        let run = d.reduce(&args);
+        run.expect_code(7).expect_stderr(&format!(
+            "treedd: error: {} is a ddmin option, but the list minimizer is cdd",
+            flag[0]
+        ));
+        assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    }
+    // Wddmin is ddmin: its options apply.
+    let (out, s) = example_a(&["--list-minimizer", "wddmin", "--no-subsets"]);
+    assert_eq!((out.as_str(), &s["subsets"]), ("5\n8\n", &false.into()));
+}
+
+#[test]
+fn order_chooses_hddrs_work_list_and_needs_hddr() {
+    let d = Dir::new();
+    d.copy_fixture("c/helloworld");
+    for order in ["bfs", "dfs", "size"] {
+        let (_, s) = helloworld(&d, &["--order", order, "--algorithm", "hddr"]);
+        assert_eq!(s["order"], order);
+        assert_eq!(s["output_chars"], 35, "{order}");
+    }
+    let run = d.run(&[
+        "--test",
+        "./oracle.sh",
+        "--order",
+        "size",
+        "--algorithm",
+        "hdd",
+        "helloworld.c",
+    ]);
+    run.expect_code(7).expect_stderr(
+        "treedd: error: --order size orders HDDr's work list, but the algorithm is hdd",
+    );
+    let t = Dir::text_case(numbers(1..9), EXAMPLE_A);
+    t.reduce(&["--order", "size"])
+        .expect_code(7)
+        .expect_stderr("--order size applies to the tree algorithms, but text is reduced by ddmin");
+}

@@ -127,6 +127,11 @@ pub struct Args {
     #[arg(long, value_enum, help_heading = "REDUCTION")]
     pub hoist: Option<Hoist>,
 
+    /// HDDr's work order: bfs (the papers' breadth-first queue), dfs, or size (the largest
+    /// subtree first, as Perses) [default: from --preset]
+    #[arg(long, value_enum, help_heading = "REDUCTION")]
+    pub order: Option<Order>,
+
     /// Defaults for --algorithm and --hoist, from the papers' comparisons [default: balanced]
     #[arg(long, value_enum, help_heading = "REDUCTION")]
     pub preset: Option<Preset>,
@@ -159,6 +164,12 @@ pub struct Args {
     /// for the papers' algorithms as defined
     #[arg(long, help_heading = "REDUCTION")]
     pub no_reference_closure: bool,
+
+    /// The list minimizer of every algorithm: ddmin, wddmin (subsets of equal weight),
+    /// probdd, wprobdd, cdd or wcdd (probabilistic: the ddmin options below do not apply)
+    /// [default: from --preset]
+    #[arg(long, value_enum, value_name = "NAME", help_heading = "DDMIN OPTIONS")]
+    pub list_minimizer: Option<ListMinimizer>,
 
     /// ddmin's split factor nu, >= 2, or max (nu = |c|; onemin with --no-subsets) [default: 2]
     #[arg(long, value_name = "N|max", value_parser = parse_split_factor,
@@ -296,6 +307,56 @@ pub enum ComplementOrder {
     Forward,
     /// Last subset's complement first
     Backward,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Order {
+    /// Breadth-first (the papers' HDDr)
+    Bfs,
+    /// Depth-first
+    Dfs,
+    /// The largest subtree first
+    Size,
+}
+
+impl Order {
+    pub fn value(self) -> treedd_reduce::TraversalOrder {
+        match self {
+            Order::Bfs => treedd_reduce::TraversalOrder::BreadthFirst,
+            Order::Dfs => treedd_reduce::TraversalOrder::DepthFirst,
+            Order::Size => treedd_reduce::TraversalOrder::SizeFirst,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ListMinimizer {
+    /// ddmin with the options below
+    Ddmin,
+    /// ddmin whose subsets weigh the same (WDD)
+    Wddmin,
+    /// Probabilistic Delta Debugging
+    Probdd,
+    /// ProbDD with weights (WDD)
+    Wprobdd,
+    /// Counter-based Delta Debugging
+    Cdd,
+    /// CDD with weights
+    Wcdd,
+}
+
+impl ListMinimizer {
+    pub fn value(self) -> treedd_reduce::Minimizer {
+        use treedd_reduce::Minimizer as M;
+        match self {
+            ListMinimizer::Ddmin => M::Ddmin,
+            ListMinimizer::Wddmin => M::Wddmin,
+            ListMinimizer::Probdd => M::ProbDD,
+            ListMinimizer::Wprobdd => M::WProbDD,
+            ListMinimizer::Cdd => M::Cdd,
+            ListMinimizer::Wcdd => M::WCdd,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

@@ -5,7 +5,7 @@ use std::ffi::OsStr;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use treedd_reduce::{Base, Hoisting, TreeConfig};
+use treedd_reduce::{Base, Hoisting, Minimizer, TraversalOrder, TreeConfig};
 use treedd_tree::Lang;
 
 use crate::exit::{self, Fatal};
@@ -19,6 +19,10 @@ pub(crate) struct Plan {
     pub(crate) preset: Preset,
     /// Set when text reduction runs (text language or `--algorithm ddmin`).
     pub(crate) unit: Option<Unit>,
+    /// HDDr's work order (`--order` or the preset's).
+    pub(crate) order: TraversalOrder,
+    /// The list minimizer (`--list-minimizer` or the preset's).
+    pub(crate) minimizer: Minimizer,
     pub(crate) output: PathBuf,
 }
 
@@ -113,6 +117,37 @@ impl Plan {
             ))
             .into());
         }
+        let preset_config = TreeConfig::preset(preset.name()).unwrap_or_default();
+        let minimizer = args
+            .list_minimizer
+            .map_or(preset_config.ddmin.minimizer, |m| m.value());
+        if minimizer.is_probabilistic() {
+            for (set, flag) in [
+                (args.split_factor.is_some(), "--split-factor"),
+                (args.no_subsets, "--no-subsets"),
+                (args.no_complements, "--no-complements"),
+                (args.complements_first, "--complements-first"),
+                (args.complement_order.is_some(), "--complement-order"),
+                (args.greeddy, "--greeddy"),
+            ] {
+                if set {
+                    return Err(conflict(format!(
+                        "{flag} is a ddmin option, but the list minimizer is {}",
+                        minimizer.name()
+                    ))
+                    .into());
+                }
+            }
+        }
+        if let Some(order) = args.order {
+            if text {
+                return Err(conflict(format!(
+                    "--order {} applies to the tree algorithms, but text is reduced by ddmin",
+                    order.value().name()
+                ))
+                .into());
+            }
+        }
         let output = args
             .output
             .clone()
@@ -139,6 +174,20 @@ impl Plan {
             let (a, h) = preset_defaults(preset);
             (args.algorithm.unwrap_or(a), args.hoist.unwrap_or(h))
         };
+        let recursive = matches!(algorithm, Algorithm::Hddr | Algorithm::CoarseHddr);
+        let order = match args.order {
+            Some(o) if !recursive && o.value() != TraversalOrder::BreadthFirst => {
+                return Err(conflict(format!(
+                    "--order {} orders HDDr's work list, but the algorithm is {}",
+                    o.value().name(),
+                    algorithm.name()
+                ))
+                .into());
+            }
+            Some(o) => o.value(),
+            None if recursive => preset_config.order,
+            None => TraversalOrder::BreadthFirst,
+        };
         let lang = match (lang, &args.grammar) {
             (Some(lang), _) => lang,
             (None, Some(dir)) => load_grammar(dir)?,
@@ -150,6 +199,8 @@ impl Plan {
             hoist,
             preset,
             unit: text.then(|| args.unit.unwrap_or(Unit::LineChar)),
+            order,
+            minimizer,
             output,
         })
     }

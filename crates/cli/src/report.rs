@@ -26,6 +26,11 @@ pub struct StatsReport {
     pub complement_order: &'static str,
     pub complements_first: bool,
     pub greeddy: bool,
+    /// The list minimizer of every algorithm (`ddmin`, `wddmin`, `probdd`, ...).
+    pub list_minimizer: &'static str,
+    /// HDDr's work order (`bfs`, `dfs`, `size`; tree reduction with HDDr only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub order: Option<&'static str>,
     /// DDMIN* (always true for the `line+char` unit).
     pub ddmin_fixpoint: bool,
     /// Tree phases run to their fixed points (tree algorithms only).

@@ -82,6 +82,27 @@ pub enum TraversalOrder {
     BreadthFirst,
     /// Pop from the back, children pushed in reverse (first child visited first).
     DepthFirst,
+    /// The node of the largest subtree (in tokens) first, as Perses' priority queue does
+    /// ("Perses: Syntax-Guided Program Reduction", ICSE 2018); equal sizes breadth-first.
+    SizeFirst,
+}
+
+impl TraversalOrder {
+    /// The orders, with the names `--order` takes.
+    pub const NAMES: [(&'static str, TraversalOrder); 3] = [
+        ("bfs", TraversalOrder::BreadthFirst),
+        ("dfs", TraversalOrder::DepthFirst),
+        ("size", TraversalOrder::SizeFirst),
+    ];
+
+    /// The name `--order` and `--stats` use.
+    pub fn name(self) -> &'static str {
+        match self {
+            TraversalOrder::BreadthFirst => "bfs",
+            TraversalOrder::DepthFirst => "dfs",
+            TraversalOrder::SizeFirst => "size",
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -206,8 +227,12 @@ impl TreeConfig {
             String::new()
         };
         let mut name = format!("{coarse}{pre}HDD{h}{r}{star}");
-        if self.base.is_recursive() && self.order == TraversalOrder::DepthFirst {
-            name.push_str(" depth-first");
+        if self.base.is_recursive() {
+            match self.order {
+                TraversalOrder::BreadthFirst => {}
+                TraversalOrder::DepthFirst => name.push_str(" depth-first"),
+                TraversalOrder::SizeFirst => name.push_str(" size-first"),
+            }
         }
         name
     }
@@ -231,6 +256,7 @@ impl TreeConfig {
         for (suffix, o) in [
             ("depthfirst", TraversalOrder::DepthFirst),
             ("breadthfirst", TraversalOrder::BreadthFirst),
+            ("sizefirst", TraversalOrder::SizeFirst),
         ] {
             if let Some(rest) = s.strip_suffix(suffix) {
                 order = o;
@@ -266,7 +292,7 @@ impl TreeConfig {
             (true, false) => Base::CoarseHdd,
             (true, true) => Base::CoarseHddr,
         };
-        if !recursive && order == TraversalOrder::DepthFirst {
+        if !recursive && order != TraversalOrder::BreadthFirst {
             return Err(err());
         }
         let hoist = match (pre.is_some(), interlace) {

@@ -4,7 +4,8 @@
 //! (HDDH, 004 fig. 9 / dissertation fig. 7.8). The same two traversals also drive the
 //! stand-alone hoisting algorithms of fig. 7.7 (a `Step` without `prune`).
 
-use std::collections::VecDeque;
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, VecDeque};
 
 use crate::closure::Closure;
 use crate::ddmin::ddmin_indices_ahead;
@@ -40,14 +41,11 @@ pub(crate) fn recursive<T: Tree>(s: &mut Session<T>, step: Step, order: Traversa
 }
 
 fn work_list<T: Tree>(s: &mut Session<T>, step: Step, order: TraversalOrder) {
-    let mut work = VecDeque::from([s.tree.root()]);
+    let mut work = WorkList::new(order);
+    work.push(&*s.tree, s.tree.root());
     let mut visited = 0usize;
     loop {
-        let current = match order {
-            TraversalOrder::BreadthFirst => work.pop_front(),
-            TraversalOrder::DepthFirst => work.pop_back(),
-        };
-        let Some(current) = current else { return };
+        let Some(current) = work.pop() else { return };
         if s.cancelled() {
             return;
         }
@@ -56,21 +54,82 @@ fn work_list<T: Tree>(s: &mut Session<T>, step: Step, order: TraversalOrder) {
         }
         visited += 1;
         s.set_phase(format_args!("node {visited}"));
-        announce_next(s, current, &work, step, order);
+        announce_next(s, current, &work, step);
         let nodes = tag_children(&*s.tree, current);
         visit(s, nodes, step);
         // append(queue, tagChildren(current_node)): the children after pruning and hoisting.
         // For plain HDDr these are exactly `minconfig`; tokens have no children to visit.
         let tree = &*s.tree;
-        let next = tree
+        let next: Vec<T::Node> = tree
             .children(current)
             .iter()
             .copied()
-            .filter(|&c| !tree.is_pruned(c) && !tree.is_token(c));
+            .filter(|&c| !tree.is_pruned(c) && !tree.is_token(c))
+            .collect();
+        work.extend(tree, next);
+    }
+}
+
+/// HDDr's work list in one of the [`TraversalOrder`]s.
+enum WorkList<N> {
+    /// Breadth-first (pop at the front) or depth-first (pop at the back).
+    Queue(VecDeque<N>, TraversalOrder),
+    /// Size-first: by weight, largest first, then by arrival.
+    Sized(BTreeMap<(Reverse<u64>, u64), N>, u64),
+}
+
+impl<N: Copy> WorkList<N> {
+    fn new(order: TraversalOrder) -> WorkList<N> {
         match order {
-            TraversalOrder::BreadthFirst => work.extend(next),
-            TraversalOrder::DepthFirst => work.extend(next.collect::<Vec<_>>().into_iter().rev()),
+            TraversalOrder::SizeFirst => WorkList::Sized(BTreeMap::new(), 0),
+            _ => WorkList::Queue(VecDeque::new(), order),
         }
+    }
+
+    fn push<T: Tree<Node = N>>(&mut self, tree: &T, n: N) {
+        match self {
+            WorkList::Queue(q, _) => q.push_back(n),
+            WorkList::Sized(map, arrivals) => {
+                map.insert((Reverse(tree.weight(n)), *arrivals), n);
+                *arrivals += 1;
+            }
+        }
+    }
+
+    /// Append the children of a visited node (in their order).
+    fn extend<T: Tree<Node = N>>(&mut self, tree: &T, children: Vec<N>) {
+        match self {
+            WorkList::Queue(q, TraversalOrder::DepthFirst) => q.extend(children.into_iter().rev()),
+            _ => {
+                for c in children {
+                    self.push(tree, c);
+                }
+            }
+        }
+    }
+
+    fn pop(&mut self) -> Option<N> {
+        match self {
+            WorkList::Queue(q, TraversalOrder::DepthFirst) => q.pop_back(),
+            WorkList::Queue(q, _) => q.pop_front(),
+            WorkList::Sized(map, _) => map.pop_first().map(|(_, n)| n),
+        }
+    }
+
+    /// The next `k` nodes in the order they are popped.
+    fn next(&self, k: usize) -> Vec<N> {
+        match self {
+            WorkList::Queue(q, TraversalOrder::DepthFirst) => {
+                q.iter().rev().copied().take(k).collect()
+            }
+            WorkList::Queue(q, _) => q.iter().copied().take(k).collect(),
+            WorkList::Sized(map, _) => map.values().copied().take(k).collect(),
+        }
+    }
+
+    /// The whole breadth-first work list, when it holds at most `k` nodes.
+    fn whole_breadth_first(&self, k: usize) -> bool {
+        matches!(self, WorkList::Queue(q, TraversalOrder::BreadthFirst) if q.len() <= k)
     }
 }
 
@@ -87,18 +146,14 @@ const LOOKAHEAD_NODES: usize = 64;
 fn announce_next<T: Tree>(
     s: &mut Session<T>,
     current: T::Node,
-    work: &VecDeque<T::Node>,
+    work: &WorkList<T::Node>,
     step: Step,
-    order: TraversalOrder,
 ) {
     if s.jobs() <= 1 {
         return;
     }
-    s.ahead = match order {
-        TraversalOrder::BreadthFirst => work.iter().copied().take(LOOKAHEAD_NODES).collect(),
-        TraversalOrder::DepthFirst => work.iter().rev().copied().take(LOOKAHEAD_NODES).collect(),
-    };
-    let whole = order == TraversalOrder::BreadthFirst && work.len() <= LOOKAHEAD_NODES;
+    s.ahead = work.next(LOOKAHEAD_NODES);
+    let whole = work.whole_breadth_first(LOOKAHEAD_NODES);
     s.visiting = whole.then_some(current);
     // The current node first: the main line's driver plans only `4 * jobs` candidates of its
     // DDMIN at a time, and the test of a lone node and the hoisting candidates come after.
@@ -210,7 +265,9 @@ fn node_all_fail<T: Tree>(
         let nodes = removable(tree, &nodes);
         // More than the places left: the cache may know some (the second pass of a phase).
         let limit = CACHED_SLACK * (budget - out.len());
-        let mut kept_sets = crate::ddmin::all_fail_sequence(nodes.len(), &s.ddmin, limit);
+        let weights = weights_of(s, &nodes);
+        let mut kept_sets =
+            crate::ddmin::all_fail_sequence(nodes.len(), weights.as_deref(), &s.ddmin, limit);
         if nodes.len() == 1 {
             kept_sets.push(Vec::new());
         }
@@ -328,6 +385,14 @@ fn after_ddmin<T: Tree>(
     }
     next_visits(s, &mut out, step, budget, assumed);
     out
+}
+
+/// The weights of `nodes` when the list minimizer reads them.
+fn weights_of<T: Tree>(s: &Session<T>, nodes: &[T::Node]) -> Option<Vec<u64>> {
+    s.ddmin
+        .minimizer
+        .is_weighted()
+        .then(|| nodes.iter().map(|&n| s.tree.weight(n)).collect())
 }
 
 /// The references among `nodes` with the session's reference closure, if it has one.
@@ -515,7 +580,14 @@ fn prune_all<T: Tree>(s: &mut Session<T>, nodes: &[T::Node], step: Step) -> Vec<
         candidate: &closed_candidate,
         then: Some(&after),
     };
-    let kept = ddmin_indices_ahead(nodes.len(), &test, &s.ddmin, Some(&ahead));
+    let weights = weights_of(s, nodes);
+    let kept = ddmin_indices_ahead(
+        nodes.len(),
+        weights.as_deref(),
+        &test,
+        &s.ddmin,
+        Some(&ahead),
+    );
     let mut kept = closed(&kept);
     if kept.len() < nodes.len() {
         let mut keep = vec![false; nodes.len()];

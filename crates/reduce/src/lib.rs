@@ -29,7 +29,7 @@ pub use algorithm::{
 };
 pub use cache::Cache;
 pub use confirm::Confirm;
-pub use ddmin::{ddmin, ddmin_indices, ComplementOrder, DdminOptions};
+pub use ddmin::{ddmin, ddmin_indices, ComplementOrder, DdminOptions, Minimizer};
 pub use error::Error;
 pub use judge::{Filter, FnOracle, Judge, JudgeOptions, MissingWorkers, OnImprovement};
 pub use oracle::{signal_group, wait_exited, GroupSignal};

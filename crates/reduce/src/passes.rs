@@ -300,7 +300,7 @@ impl<'a> Passes<'a> {
             candidate: &candidate,
             then: None,
         };
-        let kept = ddmin_indices_ahead(units.len(), &test, &self.ddmin, Some(&ahead));
+        let kept = ddmin_indices_ahead(units.len(), None, &test, &self.ddmin, Some(&ahead));
         if kept.len() < units.len() {
             let c = candidate(&kept);
             // The ddmin result is interesting (tested, or the unchanged text).

@@ -31,6 +31,11 @@ pub(crate) trait Tree: Sync {
     /// Children in the current tree, pruned ones included.
     fn children(&self, n: Self::Node) -> &[Self::Node];
     fn is_token(&self, n: Self::Node) -> bool;
+    /// The node's weight for the weighted list minimizers and the size-first work order:
+    /// the tokens of its current subtree.
+    fn weight(&self, _n: Self::Node) -> u64 {
+        1
+    }
     fn is_hidden(&self, n: Self::Node) -> bool;
     fn is_pruned(&self, n: Self::Node) -> bool;
     /// The node's replacement is empty (the Coarse algorithms' filter).
@@ -104,6 +109,9 @@ impl Tree for RTree {
     }
     fn is_token(&self, n: NodeId) -> bool {
         RTree::is_token(self, n)
+    }
+    fn weight(&self, n: NodeId) -> u64 {
+        RTree::token_count(self, n) as u64
     }
     fn is_hidden(&self, n: NodeId) -> bool {
         RTree::is_hidden(self, n)

@@ -3,7 +3,8 @@
 
 use std::ops::Range;
 
-use crate::{ddmin, DdminOptions, Judge};
+use crate::ddmin::ddmin_indices_ahead;
+use crate::{DdminOptions, Judge};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TextUnit {
@@ -59,8 +60,18 @@ fn pass(
     phase: &str,
 ) -> Vec<u8> {
     judge.set_phase(phase);
-    let test = |config: &[Range<usize>]| judge.test(&join(input, config));
-    join(input, &ddmin(&units, &test, opts))
+    let select = |kept: &[usize]| kept.iter().map(|&i| units[i].clone()).collect::<Vec<_>>();
+    let test = |kept: &[usize]| judge.test(&join(input, &select(kept)));
+    // A unit weighs its non-whitespace bytes (at least 1), for the weighted minimizers.
+    let weights: Vec<u64> = units
+        .iter()
+        .map(|r| {
+            let solid = input[r.clone()].iter().filter(|b| !b.is_ascii_whitespace());
+            solid.count().max(1) as u64
+        })
+        .collect();
+    let kept = ddmin_indices_ahead(units.len(), Some(&weights), &test, opts, None);
+    join(input, &select(&kept))
 }
 
 /// The bytes of `units`, copying each stretch of adjacent units at once.

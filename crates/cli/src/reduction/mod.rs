@@ -451,6 +451,7 @@ impl Reduction {
             fixpoint: a.ddmin_fixpoint || self.plan.unit == Some(Unit::LineChar),
             greeddy: a.greeddy,
             jobs: a.jobs as usize,
+            minimizer: self.plan.minimizer,
             ..defaults
         }
     }
@@ -480,10 +481,10 @@ impl Reduction {
             Hoist::Interlace => Hoisting::Interlace,
             Hoist::Both => Hoisting::Both,
         };
-        // The preset's traversal order stays.
         let mut config = TreeConfig::preset(self.plan.preset.name()).unwrap_or_default();
         config.base = base;
         config.hoist = hoist;
+        config.order = self.plan.order;
         config.fixpoint = !self.args.no_fixpoint;
         config.final_text_pass = self.args.final_text_pass;
         config.ddmin = ddmin;
@@ -491,6 +492,9 @@ impl Reduction {
         config.closure = self.reference_closure();
         for alternative in &mut config.alternatives {
             alternative.closure = config.closure;
+            if let Some(order) = self.args.order.filter(|_| alternative.base.is_recursive()) {
+                alternative.order = order.value();
+            }
         }
         let a = &self.args;
         let own = a.algorithm.is_some() || a.hoist.is_some() || a.passes.is_some() || a.no_passes;

@@ -97,6 +97,8 @@ impl Reduction {
             "complements_first": d.complements_first,
             "greeddy": d.greeddy,
             "ddmin_fixpoint": d.fixpoint,
+            "list_minimizer": d.minimizer.name(),
+            "order": self.plan.order.name(),
             "fixpoint": !a.no_fixpoint,
             "final_text_pass": a.final_text_pass,
             "passes": self.passes().iter().map(|p| p.name()).collect::<Vec<_>>(),

@@ -6,7 +6,7 @@ use std::path::Path;
 use treedd_reduce::{Judge, Outcome, RunReport};
 
 use super::Reduction;
-use crate::flags::Unit;
+use crate::flags::{Algorithm, Unit};
 use crate::progress;
 use crate::report::{self, StatsReport};
 
@@ -42,6 +42,9 @@ impl Reduction {
             },
             complements_first: ddmin.complements_first,
             greeddy: ddmin.greeddy,
+            list_minimizer: ddmin.minimizer.name(),
+            order: matches!(self.plan.algorithm, Algorithm::Hddr | Algorithm::CoarseHddr)
+                .then(|| self.plan.order.name()),
             ddmin_fixpoint: ddmin.fixpoint,
             fixpoint: tree.then_some(!self.args.no_fixpoint),
             final_text_pass: tree.then_some(self.args.final_text_pass),

@@ -4,18 +4,26 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use super::{ddmin_indices, DdminOptions};
+use super::{ddmin_indices_ahead, prob, DdminOptions};
 
-/// What [`ddmin_indices`] on `0..len` tests, in order, when every test fails (at most
-/// `limit` configurations): the sequence the lookahead of HDDr announces for the nodes after
-/// the current one (see `lookahead`).
-pub(crate) fn all_fail_sequence(len: usize, opts: &DdminOptions, limit: usize) -> Vec<Vec<usize>> {
+/// What the list minimizer of `opts` on `0..len` (with element weights `weights`) tests, in
+/// order, when every test fails (at most `limit` configurations): the sequence the lookahead
+/// of HDDr announces for the nodes after the current one (see `lookahead`).
+pub(crate) fn all_fail_sequence(
+    len: usize,
+    weights: Option<&[u64]>,
+    opts: &DdminOptions,
+    limit: usize,
+) -> Vec<Vec<usize>> {
+    if opts.minimizer.is_probabilistic() {
+        return prob::all_fail_sequence(len, weights, opts, limit);
+    }
     let recorder = Recorder::new(limit);
     let opts = recorder.options(&DdminOptions {
         fixpoint: false,
         ..opts.clone()
     });
-    ddmin_indices(len, &|c| recorder.test(c), &opts);
+    ddmin_indices_ahead(len, weights, &|c| recorder.test(c), &opts, None);
     recorder.into_seen()
 }
 

@@ -4,7 +4,6 @@
 use std::time::Duration;
 
 use super::all_fail::Recorder;
-use super::parts::split;
 use super::{DdminOptions, Kind, Run};
 
 /// The judge's side of ddmin's bets on success (`session::JudgeAhead` turns configurations
@@ -42,7 +41,7 @@ impl Run<'_> {
         let (bounds, offset) = match kind {
             Kind::Subset(k) => {
                 config = config[bounds[k]..bounds[k + 1]].to_vec();
-                (split(config.len(), self.nu), 0)
+                (self.split(&config, self.nu), 0)
             }
             Kind::Complement(k) => self.remove(&mut config, bounds, &[k], k),
         };
@@ -61,6 +60,7 @@ impl Run<'_> {
             pool: None,
             known,
             unit_prints: self.unit_prints,
+            weights: self.weights,
             ahead: None,
             changed: false,
         };

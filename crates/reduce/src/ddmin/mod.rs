@@ -39,6 +39,7 @@ mod all_fail;
 mod branch;
 mod greeddy;
 mod parts;
+mod prob;
 #[cfg(test)]
 mod tests;
 
@@ -48,7 +49,72 @@ use std::sync::Arc;
 pub(crate) use self::all_fail::all_fail_sequence;
 pub(crate) use self::branch::Ahead;
 use self::greeddy::thread_pool;
-use self::parts::{split, unit_print, Known, Parts};
+use self::parts::{split, split_weighted, unit_print, Known, Parts};
+
+/// The list minimizer every algorithm uses on its lists (tree nodes, text units, the passes'
+/// units).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Minimizer {
+    /// ddmin with every knob of [`DdminOptions`].
+    Ddmin,
+    /// Wddmin ("WDD: Weighted Delta Debugging", ICSE 2025): ddmin whose subsets weigh about
+    /// the same (in tokens, or non-whitespace characters of text) instead of holding about
+    /// as many elements.
+    Wddmin,
+    /// ProbDD ("Probabilistic Delta Debugging", ESEC/FSE 2021); see `prob.rs`.
+    ProbDD,
+    /// WProbDD ("WDD: Weighted Delta Debugging"): ProbDD whose gain counts weight.
+    WProbDD,
+    /// CDD ("Toward a Better Understanding of Probabilistic Delta Debugging", ICSE 2025):
+    /// ProbDD with counters.
+    Cdd,
+    /// CDD's counters in WProbDD's weighted gain.
+    WCdd,
+}
+
+impl Minimizer {
+    /// Every minimizer, in the order of [`Minimizer::name`]'s table.
+    pub const ALL: [Minimizer; 6] = [
+        Minimizer::Ddmin,
+        Minimizer::Wddmin,
+        Minimizer::ProbDD,
+        Minimizer::WProbDD,
+        Minimizer::Cdd,
+        Minimizer::WCdd,
+    ];
+
+    /// The name the command line and `--stats` use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Minimizer::Ddmin => "ddmin",
+            Minimizer::Wddmin => "wddmin",
+            Minimizer::ProbDD => "probdd",
+            Minimizer::WProbDD => "wprobdd",
+            Minimizer::Cdd => "cdd",
+            Minimizer::WCdd => "wcdd",
+        }
+    }
+
+    /// The minimizer named `name` (case-insensitive).
+    pub fn from_name(name: &str) -> Option<Minimizer> {
+        Minimizer::ALL
+            .into_iter()
+            .find(|m| m.name().eq_ignore_ascii_case(name.trim()))
+    }
+
+    /// ProbDD, WProbDD, CDD or WCDD (the subset, complement and GreeDDy knobs are ddmin's).
+    pub fn is_probabilistic(self) -> bool {
+        !matches!(self, Minimizer::Ddmin | Minimizer::Wddmin)
+    }
+
+    /// Wddmin, WProbDD or WCDD: the minimizer reads the elements' weights.
+    pub fn is_weighted(self) -> bool {
+        matches!(
+            self,
+            Minimizer::Wddmin | Minimizer::WProbDD | Minimizer::WCdd
+        )
+    }
+}
 
 /// Order of complement tests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,6 +147,12 @@ pub struct DdminOptions {
     /// When this flag becomes true, ddmin returns the current (interesting) configuration
     /// before starting any further test. `Judge::stop_flag` gives the judge's cancel flag.
     pub stop: Option<Arc<AtomicBool>>,
+    /// The list minimizer ([`Minimizer::Ddmin`] uses every knob above; the probabilistic ones
+    /// use `jobs`, `fixpoint`, `stop` and `initial_probability`).
+    pub minimizer: Minimizer,
+    /// The probabilistic minimizers' initial probability that an element is needed (0.1 in
+    /// the ProbDD paper).
+    pub initial_probability: f64,
 }
 
 impl Default for DdminOptions {
@@ -96,6 +168,8 @@ impl Default for DdminOptions {
             greeddy_window: 4,
             jobs: 1,
             stop: None,
+            minimizer: Minimizer::Ddmin,
+            initial_probability: 0.1,
         }
     }
 }
@@ -120,20 +194,43 @@ pub fn ddmin_indices(
     test: &(dyn Fn(&[usize]) -> bool + Sync),
     opts: &DdminOptions,
 ) -> Vec<usize> {
-    ddmin_indices_ahead(len, test, opts, None)
+    ddmin_indices_ahead(len, None, test, opts, None)
 }
 
-/// [`ddmin_indices`] that also bets on success through `ahead` (see [`Ahead`]): the same
-/// result, sooner when interesting tests take longer than failing ones.
+/// [`ddmin_indices`] with the element weights `weights` (for the weighted minimizers; `None`:
+/// every element weighs 1) that also bets on success through `ahead` (see [`Ahead`]): the
+/// same result, sooner when interesting tests take longer than failing ones. Runs the list
+/// minimizer of `opts`.
 pub(crate) fn ddmin_indices_ahead(
     len: usize,
+    weights: Option<&[u64]>,
     test: &(dyn Fn(&[usize]) -> bool + Sync),
     opts: &DdminOptions,
     ahead: Option<&dyn Ahead>,
 ) -> Vec<usize> {
     let jobs = opts.jobs.max(1);
+    let ahead = ahead.filter(|_| jobs > 1);
+    if opts.minimizer.is_probabilistic() {
+        let mut config: Vec<usize> = (0..len).collect();
+        loop {
+            let kept = prob::minimize(
+                config.len(),
+                weights,
+                &|c| test(&c.iter().map(|&i| config[i]).collect::<Vec<_>>()),
+                opts,
+                ahead.filter(|_| config.len() == len),
+            );
+            let kept: Vec<usize> = kept.into_iter().map(|i| config[i]).collect();
+            let stopped = opts.stop.as_ref().is_some_and(|s| s.load(Ordering::SeqCst));
+            if stopped || !opts.fixpoint || kept.len() == config.len() {
+                return kept;
+            }
+            config = kept;
+        }
+    }
     let pool = if jobs > 1 { thread_pool(jobs) } else { None };
     let unit_prints: Vec<u128> = (0..len).map(unit_print).collect();
+    let weights = weights.filter(|_| opts.minimizer == Minimizer::Wddmin);
     let mut run = Run {
         test,
         opts,
@@ -141,7 +238,8 @@ pub(crate) fn ddmin_indices_ahead(
         pool,
         known: Known::default(),
         unit_prints: &unit_prints,
-        ahead: ahead.filter(|_| jobs > 1),
+        weights,
+        ahead,
         changed: false,
     };
     let mut config: Vec<usize> = (0..len).collect();
@@ -193,6 +291,8 @@ struct Run<'a> {
     known: Known,
     /// `unit_print` of every unit.
     unit_prints: &'a [u128],
+    /// Every unit's weight, with Wddmin (subsets of about equal weight).
+    weights: Option<&'a [u64]>,
     /// Bets on success (only with several jobs).
     ahead: Option<&'a dyn Ahead>,
     /// A round of this run was won: the configuration is not the one ddmin started with.
@@ -209,8 +309,17 @@ impl Run<'_> {
 
     /// One execution of ddmin on `config` (in place). Returns true if stopped.
     fn ddmin2(&mut self, config: &mut Vec<usize>) -> bool {
-        let bounds = split(config.len(), self.nu);
+        let bounds = self.split(config, self.nu);
         self.ddmin2_from(config, bounds, 0)
+    }
+
+    /// Boundaries of `min(|config|, n)` subsets of `config`: Zeller's split, or with Wddmin
+    /// subsets of about equal weight.
+    fn split(&self, config: &[usize], n: usize) -> Vec<usize> {
+        match self.weights {
+            Some(w) => split_weighted(config, w, n),
+            None => split(config.len(), n),
+        }
     }
 
     /// [`Run::ddmin2`] from the subsets `bounds` with the rotation `offset` (where the next
@@ -233,7 +342,7 @@ impl Run<'_> {
                     self.changed = true;
                     let kept = config[bounds[i]..bounds[i + 1]].to_vec();
                     *config = kept;
-                    bounds = split(config.len(), self.nu);
+                    bounds = self.split(config, self.nu);
                     offset = 0;
                     self.known.shrunk_to(config.len());
                 }
@@ -242,7 +351,7 @@ impl Run<'_> {
                     (bounds, offset) = self.remove(config, &bounds, &removed, first);
                     self.known.shrunk_to(config.len());
                 }
-                Step::Nothing => match self.finer(config.len(), &bounds, offset) {
+                Step::Nothing => match self.finer(config, &bounds, offset) {
                     Some((finer, rotated)) => (bounds, offset) = (finer, rotated),
                     None => break,
                 },
@@ -278,7 +387,7 @@ impl Run<'_> {
             new_bounds
         } else {
             offset = 0;
-            split(config.len(), self.nu)
+            self.split(config, self.nu)
         };
         offset %= bounds.len() - 1;
         (bounds, offset)
@@ -315,10 +424,15 @@ impl Run<'_> {
 
     /// The granularity after a round that found nothing: `min(|c|, nu * n)` parts, the
     /// rotation scaled; `None` when every subset is a single unit already.
-    fn finer(&self, len: usize, bounds: &[usize], offset: usize) -> Option<(Vec<usize>, usize)> {
+    fn finer(
+        &self,
+        config: &[usize],
+        bounds: &[usize],
+        offset: usize,
+    ) -> Option<(Vec<usize>, usize)> {
         let n = bounds.len() - 1;
-        (n < len).then(|| {
-            let finer = split(len, n.saturating_mul(self.nu));
+        (n < config.len()).then(|| {
+            let finer = self.split(config, n.saturating_mul(self.nu));
             let offset = offset * (finer.len() - 1) / n;
             (finer, offset)
         })
@@ -369,7 +483,7 @@ impl Run<'_> {
                 };
                 candidates.push((rounds.len(), candidate));
             }
-            let next = self.finer(config.len(), &b, o);
+            let next = self.finer(config, &b, o);
             rounds.push((b, o));
             match next {
                 Some((finer, rotated)) if candidates.len() < span => (b, o) = (finer, rotated),

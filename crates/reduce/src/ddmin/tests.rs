@@ -376,14 +376,14 @@ fn all_fail_sequence_is_what_ddmin_tests_when_nothing_is_interesting() {
         for len in [0, 1, 2, 5, 9] {
             let units: Vec<u32> = (0..len).collect();
             let (_, log) = run(&units, |_| false, &opts);
-            let seq = all_fail_sequence(len as usize, &opts, usize::MAX);
+            let seq = all_fail_sequence(len as usize, None, &opts, usize::MAX);
             let seq: Vec<Vec<u32>> = seq
                 .into_iter()
                 .map(|c| c.into_iter().map(|i| i as u32).collect())
                 .collect();
             assert_eq!(seq, log, "len {len}");
             assert_eq!(
-                all_fail_sequence(len as usize, &opts, 2).len(),
+                all_fail_sequence(len as usize, None, &opts, 2).len(),
                 log.len().min(2)
             );
         }
@@ -596,6 +596,7 @@ fn after_win_is_what_ddmin_tests_after_that_win() {
                 pool: None,
                 known: Known::default(),
                 unit_prints: &prints,
+                weights: None,
                 ahead: None,
                 changed: false,
             };
@@ -638,7 +639,7 @@ fn once_it_has_changed_ddmin_announces_what_follows_its_end() {
     };
     let rests = Rests::default();
     let test = |c: &[usize]| c.contains(&1) && c.contains(&6);
-    let kept = ddmin_indices_ahead(8, &test, &opts, Some(&rests));
+    let kept = ddmin_indices_ahead(8, None, &test, &opts, Some(&rests));
     assert_eq!(kept, [1, 6]);
     let rests = rests.0.into_inner().unwrap();
     assert_eq!(
@@ -648,7 +649,7 @@ fn once_it_has_changed_ddmin_announces_what_follows_its_end() {
     );
     // Nothing interesting: the announcements from before ddmin stay true.
     let rests = Rests::default();
-    let kept = ddmin_indices_ahead(8, &|_: &[usize]| false, &opts, Some(&rests));
+    let kept = ddmin_indices_ahead(8, None, &|_: &[usize]| false, &opts, Some(&rests));
     assert_eq!(kept.len(), 8);
     assert!(rests.0.into_inner().unwrap().is_empty());
 }

@@ -445,7 +445,7 @@ fn a_reserved_permit_keeps_the_runs_under_jobs_until_it_is_released() {
             judge.release_permit();
         });
         judge.with_lookahead(3, || {
-            crate::ddmin::ddmin_indices_ahead(64, &test, &opts, Some(&ahead))
+            crate::ddmin::ddmin_indices_ahead(64, None, &test, &opts, Some(&ahead))
         })
     });
     assert_eq!(kept, vec![7, 40]);

@@ -161,7 +161,9 @@ fn what_follows_a_slow_run_is_tested_while_it_runs() {
         subsets: false,
         ..DdminOptions::default()
     };
-    let kept = judge.with_lookahead(2, || ddmin_indices_ahead(64, &test, &opts, Some(&ahead)));
+    let kept = judge.with_lookahead(2, || {
+        ddmin_indices_ahead(64, None, &test, &opts, Some(&ahead))
+    });
     assert_eq!(kept, vec![10, 50], "the result of every number of jobs");
     // The configurations ddmin accepts (what one job finds interesting, in order).
     let chain = Mutex::new(Vec::new());

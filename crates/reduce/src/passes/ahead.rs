@@ -96,7 +96,7 @@ impl Passes<'_> {
         }
         // More than the places left: the cache may know some.
         let left = 4 * limit.saturating_sub(out.len());
-        for kept in crate::ddmin::all_fail_sequence(units.len(), &self.ddmin, left) {
+        for kept in crate::ddmin::all_fail_sequence(units.len(), None, &self.ddmin, left) {
             if out.len() >= limit {
                 return;
             }
