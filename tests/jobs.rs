@@ -1,10 +1,10 @@
-//! Issue 10: the output never depends on `--jobs`. Every fixture, with its real oracle, is
+//! The output never depends on `--jobs`. Every fixture, with its real oracle, is
 //! reduced with the default preset and every `--jobs` from 1 to 8; the outputs must be
 //! byte-identical. The oracle is wrapped in a memo keyed by the candidate's SHA-256 (shared by
 //! the eight runs of a fixture), so each distinct candidate costs one real run: `--jobs 8`
 //! runs first and pays for its bets, the others mostly find their answers in the memo.
 //!
-//! Issue 9's idempotence on every fixture and preset: treedd on its own output (same preset,
+//! Idempotence on every fixture and preset: treedd on its own output (same preset,
 //! same oracle) changes nothing. The joint fixed point ends with a round that found nothing, and a
 //! second reduction starts with that same round, so its runs are memo hits.
 //!
@@ -46,8 +46,8 @@ fn shared_memo(case: &str) -> PathBuf {
 /// A test directory holding the fixture `case` and `memo.sh`, its oracle behind a memo keyed
 /// by the candidate's SHA-256 (shared by the fixture's tests: [`shared_memo`]); returns the
 /// directory and the input's file name. A memo hit starts one process (`sha256sum`) besides
-/// the shell: with `cut` and `cat` as well, hits took 5.0 ms instead of 2.7 ms, and most of
-/// the runs of these tests are hits.
+/// the shell (each further process would make hits markedly slower, and most of the runs of
+/// these tests are hits).
 fn memo_case(case: &str) -> (Dir, String) {
     let d = Dir::new();
     d.copy_fixture(case);
@@ -114,7 +114,7 @@ fn same_output_for_every_jobs(case: &str) {
     assert_fixed_point(&d, case, &input, &first.unwrap(), &[]);
 }
 
-/// Issue 9's idempotence for the other presets: `--preset smallest` and `--preset fastest`
+/// Idempotence for the other presets: `--preset smallest` and `--preset fastest`
 /// on the fixture, then on their own outputs, change nothing the second time.
 fn other_presets_are_fixed_points(case: &str) {
     let (d, input) = memo_case(case);
@@ -164,7 +164,7 @@ every_jobs! {
     jobs_1_to_8_typescript_generic, presets_fixed_typescript_generic: "typescript/generic",
 }
 
-/// Speculation kills its lost bets (issue 10): with 4 jobs, ddmin's first subset (the four
+/// Speculation kills its lost bets: with 4 jobs, ddmin's first subset (the four
 /// lines from `KEEP`) wins after a third of a second while the later subsets run beside it as
 /// bets; the one holding `SLOW` would take 30 s to fail. That run is killed once the winner is
 /// known: `--stats` counts it as `killed` (and `discarded`), never as an answered oracle run,
@@ -186,7 +186,7 @@ exit 1"#;
     assert!(d.tmp_entries().is_empty(), "{:?}", d.tmp_entries());
 }
 
-/// Assumptions (issue 10): interesting runs take 0.2 s, failing ones a few milliseconds, so
+/// Assumptions: interesting runs take 0.2 s, failing ones a few milliseconds, so
 /// with two jobs a run that has lasted a while is taken as interesting before it answers and
 /// the reduction goes on. `--stats` counts these; the result is the one of `--jobs 1`.
 #[test]

@@ -1,7 +1,7 @@
 //! Every ddmin variant of the papers and the tree algorithms' options are reachable from the
 //! command line, change what they should, and are recorded in `--stats`. Oracle-run counts
 //! are compared with `--jobs 1` (parallel windows may test more); the counts asserted exactly
-//! are 002 Table 3(a)'s (plus the check of the original).
+//! are Practical improvements' Table 3(a)'s (plus the check of the original).
 
 use crate::text::EXAMPLE_A;
 use crate::util::{is_interesting, numbers, Dir};

@@ -1,4 +1,4 @@
-//! The transformation passes and the joint fixed point (issue 9), end to end with real
+//! The transformation passes and the joint fixed point, end to end with real
 //! oracles (gcc, node, javac).
 
 use crate::util::{is_interesting, Dir};

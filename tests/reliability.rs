@@ -1,4 +1,4 @@
-//! Unattended runs (issue 12): the default timeout, no orphans after SIGKILL, stale scratch
+//! Unattended runs: the default timeout, no orphans after SIGKILL, stale scratch
 //! directories, `--resume`, flaky oracles (`--check-original`, `--confirm`), the checks made
 //! before the first oracle run, and an oracle flooding stdout and stderr.
 

@@ -26,7 +26,7 @@ mod passes;
 // Unattended runs: default timeout, no orphans after SIGKILL, --resume, flaky oracles,
 // checks before the first oracle run, huge oracle output.
 mod reliability;
-// Issue 10: every --jobs from 1 to 8 gives the same output on every fixture.
+// Every --jobs from 1 to 8 gives the same output on every fixture.
 mod jobs;
-// Issue 10: --launcher srun on a real single-node Slurm.
+// --launcher srun on a real single-node Slurm.
 mod cluster;

@@ -19,7 +19,7 @@ fn c_helloworld_with_gcc() {
     assert_eq!(s["input_chars"], 42);
     let out = d.read("helloworld.reduced.c");
     assert!(is_interesting(&d.join("oracle.sh"), "helloworld.c", &out));
-    // The paper's hoisting variants reach 35 non-whitespace characters (004 Table II).
+    // The paper's hoisting variants reach 35 non-whitespace characters (HDD with hoisting, Table II).
     assert!(
         s["output_chars"].as_u64().unwrap() <= 35,
         "{s}\n{}",
@@ -195,7 +195,7 @@ fn dump_tree_into_a_closed_pipe_is_not_an_error() {
     );
 }
 
-/// Two fixes found on the real c-ice crashes (issue 9), shown with gcc: a parenthesized
+/// Two fixes found on the real c-ice crashes, shown with gcc: a parenthesized
 /// expression whose pruning changes nothing (`(x)` is its own minimal replacement) stays open
 /// to hoisting, so `(x)` becomes `x` (C's `identifier` is in two compatibility groups,
 /// expressions and declarators, and both count); and the parts of `for (...)` are optional

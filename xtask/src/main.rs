@@ -4,6 +4,8 @@ mod fuzz;
 mod kill;
 #[cfg(test)]
 mod layout;
+#[cfg(test)]
+mod tidy;
 mod tree_stats;
 
 fn main() -> anyhow::Result<()> {

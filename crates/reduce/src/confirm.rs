@@ -1,4 +1,4 @@
-//! `--confirm N` (issue 12, item 4): an oracle adapter that re-tests every interesting answer
+//! `--confirm N`: an oracle adapter that re-tests every interesting answer
 //! N more times before the algorithms may commit it. One "not interesting" (or timeout) among
 //! them rejects the candidate, so a flaky oracle cannot steer the reduction into a result that
 //! does not reproduce.

@@ -18,11 +18,11 @@
 //! process group (`Oracle::run_abortable`) once another test wants its permit, as C-Vise
 //! kills the workers of candidates past the first interesting one; it is counted as `killed`
 //! and `discarded`. Until then it runs on: the next round often tests the same candidate
-//! (see `lookahead`). Before this, every improvement cost about one more oracle latency (the
-//! driver waited for the last bets).
+//! (see `lookahead`). Not waiting for the last bets saves about one oracle latency per
+//! improvement.
 //!
 //! The workers run on threads parked between calls ([`pool`]): a reduction calls the driver
-//! for every ddmin round and HDD node, and starting threads for each call cost more of
+//! for every ddmin round and HDD node, and starting threads for each call would cost more of
 //! treedd's CPU than the calls themselves.
 
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -1,5 +1,6 @@
-//! Hoisting (004 section III-C, dissertation section 7.2): the transformation-based
-//! minimizing algorithm TMIN (004 fig. 6) over the hoisting candidates chi(n) (fig. 7).
+//! Hoisting (HDD with hoisting, section III-C; dissertation, section 7.2): the
+//! transformation-based minimizing algorithm TMIN (HDD with hoisting, fig. 6) over the
+//! hoisting candidates chi(n) (fig. 7).
 //!
 //! The hoisting algorithms themselves (Hoist, Hoist^r, Coarse Hoist, Coarse Hoist^r of
 //! fig. 7.7, and the interlaced HDDH family of fig. 7.8) are the traversals of `hdd.rs` with a

@@ -467,7 +467,7 @@ impl Judge {
     }
 
     /// Run the steps of an algorithm, `step(&mut state)` until it returns true (done), with
-    /// *assumptions* (issue 10): with a lookahead, the algorithm may go on as if a run it
+    /// *assumptions*: with a lookahead, the algorithm may go on as if a run it
     /// waits for were interesting once that run has lasted long enough to be very probably
     /// so (see `lookahead`), and later steps may start before an assumption of an earlier
     /// one is confirmed. The state before each step is kept (a *checkpoint*) while an

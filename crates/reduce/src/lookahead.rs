@@ -1,4 +1,4 @@
-//! Speculation across algorithm steps (issue 10): an algorithm *announces* the candidates it
+//! Speculation across algorithm steps: an algorithm *announces* the candidates it
 //! will test next if everything pending fails (HDDr: the first candidates of the next nodes
 //! in its work list), and idle workers test them ahead of time. When the algorithm gets
 //! there, its own test finds the answer ready (or waits for the run in flight) instead of
@@ -119,9 +119,9 @@ struct State {
 /// The tests waiting in [`Lookahead::request`] for one key, and what wakes them: an answer,
 /// or the start of a run, of that key, or an event that concerns every test (see
 /// [`Lookahead::notify`]). A condition variable per key, so that an answer wakes only the
-/// tests that wait for it: with one for all, every answer woke every waiting bet of the
-/// driver, and futex wake-ups and the context switches they cause were the largest part of
-/// what `--jobs 2` adds to treedd's CPU on the JRTS reductions (`perf`).
+/// tests that wait for it: with one for all, every answer would wake every waiting bet of
+/// the driver, and futex wake-ups and the context switches they cause would be the largest
+/// part of what `--jobs 2` adds to treedd's CPU.
 struct Wanted {
     tests: usize,
     wake: Arc<Condvar>,
@@ -149,8 +149,8 @@ pub(crate) struct Lookahead {
     changed: Condvar,
     /// Signalled for the workers waiting in [`Lookahead::next`]: something to run, or a
     /// permit free. Two condition variables, so that an answer does not wake every idle
-    /// worker and an announcement no waiting test (with `--jobs 2` on JRTS, futex wake-ups
-    /// and the context switches they cause were about 15% of treedd's CPU).
+    /// worker and an announcement no waiting test (futex wake-ups and the context switches
+    /// they cause are costly).
     work: Condvar,
     /// The algorithm's stop flag, raised (under the state's lock) by a misprediction.
     stop: Arc<AtomicBool>,
@@ -296,8 +296,8 @@ impl Lookahead {
     /// How long a run must have lasted to be probably interesting, from the recent runs'
     /// durations (see the module docs), for bets on success; `None`: durations do not tell
     /// (yet), or assumptions are made instead (their gain is the same, and bets on success
-    /// that are lost take CPU: on the c-ice compiler crashes, 1,052 of their runs were
-    /// preempted and 7% more wall time spent with both).
+    /// that are lost take CPU: with both, many of their runs are preempted and the wall
+    /// time grows).
     pub fn win_after(&self) -> Option<Duration> {
         let s = lock(&self.state);
         if s.durations.assume_after().is_some() && s.unit.is_some() && replay_is_cheap(&s) {
@@ -711,8 +711,9 @@ fn start(
 }
 
 /// The longest a test waits in [`Lookahead::request`] before it looks again at what may
-/// have changed without a wake-up. It was 20 ms when a lost bet was noticed only this way;
-/// with oracle runs of 20-30 ms, half the waits then ended by the clock, not by an answer.
+/// have changed without a wake-up. Every event a test waits for wakes it, so this is only a
+/// safety net; short enough to bound a missed wake-up, long enough that waits end by an
+/// answer, not by the clock.
 const WAIT_AT_MOST: Duration = Duration::from_millis(100);
 
 /// The speculative driver's bets (see `driver`): which index of a sequence this thread tests.

@@ -1,4 +1,4 @@
-//! The oracle runner (issue 2, item 2): runs the user's interestingness test on candidates.
+//! The oracle runner: runs the user's interestingness test on candidates.
 //!
 //! [`CommandOracle`] runs `PROGRAM <candidate-path>` directly (no shell), with the working
 //! directory set to a private temporary directory that holds only the candidate, under the
@@ -82,7 +82,7 @@ pub trait Oracle: Send + Sync {
 }
 
 /// A handle on one oracle run that another thread can abort. The speculative driver aborts
-/// the runs of its lost bets (issue 10), as C-Vise kills the workers of candidates past the
+/// the runs of its lost bets, as C-Vise kills the workers of candidates past the
 /// first interesting one: their answers are not needed, and the CPU they would take is.
 #[derive(Clone, Debug, Default)]
 pub struct RunToken(Arc<Mutex<TokenState>>);
@@ -320,7 +320,7 @@ pub struct CommandOracle {
     /// treedd's own environment carries the watchdog's marker (the CLI sets it once, before
     /// any thread starts): the runs inherit it, and a spawn does not copy the environment to
     /// add it (`Command::env` makes every spawn copy the whole environment into a map and
-    /// build a new one: about 2% of treedd's CPU on the JRTS reductions).
+    /// build a new one, a measurable share of treedd's CPU with short oracles).
     marker_inherited: bool,
     /// `--launcher`: program (resolved) and arguments put before the oracle; empty: none.
     launcher: Vec<OsString>,

@@ -1,4 +1,4 @@
-//! Transformation passes beyond deletion (issue 9). Each pass either shrinks the text
+//! Transformation passes beyond deletion. Each pass either shrinks the text
 //! directly or opens new deletions to the next round of the tree algorithm:
 //!
 //! - `inline`: a definition (C's `typedef`, from `[[inline]]` in passes.toml) inlined into
@@ -439,8 +439,8 @@ const REPLACE_TARGETS: usize = 3;
 /// Identifier replacement: for each spelling X that occurs more than once, every occurrence
 /// but the first (usually its declaration) becomes another spelling Y of the same group:
 /// first the group's extra words, then the group's most frequent spellings. Y is never longer
-/// than X (a candidate never grows the text: measured on the JRTS inputs, `x` -> `undefined`
-/// made outputs larger), and is a reserved word (an extra such as `int`, never renamed or
+/// than X (a candidate never grows the text: on the JRTS inputs, `x` -> `undefined` makes
+/// outputs larger), and is a reserved word (an extra such as `int`, never renamed or
 /// replaced itself) or comes before X in the order (length, bytes), so occurrences only ever
 /// move down that order and the pass ends.
 fn replace_ids(text: &[u8], lang: Lang, facts: &Facts) -> Vec<Vec<Splice>> {

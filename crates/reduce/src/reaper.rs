@@ -1,4 +1,4 @@
-//! No orphans, even after SIGKILL (issue 12, item 2).
+//! No orphans, even after SIGKILL.
 //!
 //! A reduction's oracle processes must die with treedd, whatever kills treedd. Killing groups
 //! from a signal handler is not enough (SIGKILL cannot be caught), and `PR_SET_PDEATHSIG` on
@@ -65,9 +65,9 @@ const LOCK_NAME: &str = ".lock";
 ///
 /// Scratch directories live in one directory per user under the temporary root,
 /// `root/treedd-<uid>/` (mode 0700, removed when the last one goes), so that looking for a dead
-/// run's scratch directory reads only treedd's own entries, not a whole shared `/tmp`: with
-/// 16,000 entries in `/tmp`, that scan cost 5 ms at every start, 13-15% of treedd's own CPU
-/// on the 13 JRTS reductions (`perf`). Where that directory exists but is not this user's
+/// run's scratch directory reads only treedd's own entries, not a whole shared `/tmp` (with
+/// tens of thousands of entries there, that scan would cost milliseconds at every start).
+/// Where that directory exists but is not this user's
 /// private directory, the scratch directories go directly into `root`.
 pub struct Scratch {
     /// Always `Some` until dropped.
@@ -285,9 +285,8 @@ fn write_all_raw(fd: BorrowedFd<'_>, mut buf: &[u8]) -> io::Result<()> {
 ///
 /// The records are read in batches: after each read the watchdog sleeps [`READ_INTERVAL`],
 /// and what treedd sends meanwhile waits in the socket's buffer. A watchdog blocked in `read`
-/// is woken by every record, and that wake-up is paid in treedd's `send`: two a run, about 3%
-/// of treedd's CPU on the JRTS reductions (`perf`). treedd's death is noticed at most that
-/// much later.
+/// is woken by every record, and that wake-up is paid in treedd's `send`, two a run.
+/// treedd's death is noticed at most that much later.
 pub fn watchdog_main(mut input: impl Read, scratch: &Path) {
     let mut groups: HashSet<i32> = HashSet::new();
     let mut buf = vec![0u8; 64 * 1024];

@@ -420,8 +420,8 @@ impl RTree {
     /// admits one kind only, every text of which begins with one token (C's function body: a
     /// `compound_statement`, always `{ ... }`), takes only what begins with that token; any
     /// other slot anything [`RTree::compatible`] allows. A hoisting that does not fit is a
-    /// syntax error, which the syntax filter finds with a parse from scratch of the whole
-    /// text (on the 554 KB Perses gcc-64990, 54 of the first 57 such parses, 45-65 ms each).
+    /// syntax error, which the syntax filter finds only with a parse from scratch of the whole
+    /// text, slow on a large input.
     /// Kinds without a fixed first token (a Python `block`, which may be one statement)
     /// restrict nothing. Where `d`'s first token is unknown (a pruned node's replacement, a
     /// comment), `d` fits.

@@ -17,8 +17,8 @@ usage: cargo xtask bench [OPTIONS]
                         fixtures with real oracles; --publish writes docs/bench/speculation.md)
 
 Options:
-  --suite NAME|PATH     fixtures (default), jrts, perses, c-ice (from ../shared/suites) or a
-                        folder
+  --suite NAME|PATH     fixtures (default), jrts, perses, c-ice (from shared/suites beside
+                        the repository) or a folder
   --configs LIST        `all`, `all16` (Table 7.1 only), `none` (only --peers) or a comma
                         list of configuration names (default: all);
                         names: hdd, hoist+hdd, hddh, hoist+hddh, hddr, hoistr+hddr, hddhr,

@@ -48,6 +48,7 @@ use paper::{load_paper_tables, paper_example, paper_reference_table};
 use report::{publish_report, write_report};
 use run::run_case;
 use store::Store;
+pub(crate) use suite::shared_dir;
 use suite::{discover, resolve_suite, workspace_root};
 use tables::{cases_of, index};
 
@@ -247,7 +248,7 @@ fn run_suite(opts: &SuiteOptions) -> Result<()> {
         // The paper's own examples go to the terminal too, for a glance.
         for &j in &rows.iter().map(|r| r.jobs).collect::<BTreeSet<_>>() {
             if let Some(t) = paper_reference_table(&index(&rows, j), &cases_of(&rows)) {
-                println!("ours / paper (004 Tables I and II), jobs {j}:\n{t}");
+                println!("ours / paper (HDD with hoisting, Tables I and II), jobs {j}:\n{t}");
             }
         }
     }
@@ -273,7 +274,7 @@ mod tests {
         let docs = root.join("docs").join("bench");
         assert!(
             !load_paper_tables(&root).is_empty(),
-            "the dissertation's text (../shared/papers/{}) is missing: the published tables \
+            "the dissertation's text (shared/papers/{} beside the repository) is missing: the published tables \
              quote it",
             paper::DISSERTATION
         );

@@ -1,5 +1,5 @@
-//! Suites: folders of cases (an input and an oracle), in the layout of fixtures/ and of
-//! ../shared/suites.
+//! Suites: folders of cases (an input and an oracle), in the layout of fixtures/ and of the
+//! shared suites (`shared/suites` beside the repository).
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -145,7 +145,7 @@ pub(super) fn workspace_root() -> PathBuf {
 }
 
 /// `shared/` next to the repository or one of its ancestors (worktrees live one level deeper).
-pub(super) fn shared_dir(root: &Path) -> Option<PathBuf> {
+pub(crate) fn shared_dir(root: &Path) -> Option<PathBuf> {
     root.ancestors()
         .skip(1)
         .map(|a| a.join("shared"))

@@ -1,4 +1,4 @@
-//! The papers' examples (004 figs. 3 and 5) reduced with their real oracles (fixtures/).
+//! The papers' examples (HDD with hoisting, figs. 3 and 5) reduced with their real oracles (fixtures/).
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -101,7 +101,8 @@ fn helloworld_every_configuration() {
             config.name()
         );
         if config.hoist == Hoisting::None {
-            // 1-tree-minimal, yet the `if (1)` cannot go by pruning alone (004 Table I).
+            // 1-tree-minimal, yet the `if (1)` cannot go by pruning alone (HDD with hoisting,
+            // Table I).
             assert!(text.contains("if(1)"), "{}: {text}", config.name());
         } else {
             assert_eq!(

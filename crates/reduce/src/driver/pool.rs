@@ -1,10 +1,10 @@
-//! Parked threads for the speculative driver's workers (issue 10: treedd's own CPU).
+//! Parked threads for the speculative driver's workers.
 //!
 //! A speculating `first_true` runs `jobs` workers, and a reduction calls it for every ddmin
-//! round and every HDD node: with `--jobs 2` on the JRTS reductions, treedd started about one
-//! thread for every two oracle runs. Each new thread maps and unmaps a stack and makes its own
-//! tree-sitter parser for the syntax filter (`perf`: thread creation and `munmap` alone were
-//! about 5% of treedd's CPU). So the workers run on threads that stay parked between calls.
+//! round and every HDD node, about once for every two oracle runs. A new thread for each
+//! would map and unmap a stack and make its own tree-sitter parser for the syntax filter,
+//! a noticeable share of treedd's own CPU. So the workers run on threads that stay parked
+//! between calls.
 //!
 //! [`run`] is `std::thread::scope` with `n` copies of one closure: it returns only when every
 //! copy has returned, and a panic in one is resumed on the caller's thread then. Unlike

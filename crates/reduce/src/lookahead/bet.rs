@@ -11,8 +11,8 @@ use super::Lookahead;
 /// The smallest interesting index of a speculating driver call known so far (`usize::MAX`:
 /// none), and the lookahead whose waiting bets must hear when it falls: a bet waiting for
 /// its run's answer is lost from then on, and gives up its wait at once
-/// ([`Lookahead::request`] looks at `lost` when woken). Without the wake-up the wait looked
-/// again every 20 ms: on c-ice s500041 at `--jobs 2`, 1,277 of 2,256 waits ended that way.
+/// ([`Lookahead::request`] looks at `lost` when woken). Without the wake-up a lost bet would
+/// be noticed only when its wait times out.
 pub(crate) struct Found {
     index: AtomicUsize,
     wake: OnceLock<Weak<Lookahead>>,

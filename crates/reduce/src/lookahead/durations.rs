@@ -13,9 +13,9 @@ pub(super) const DURATION_MIN: usize = 3;
 
 /// How many interesting runs (lasting longer than the time found) a bet on success needs. Its
 /// runs only use idle workers and are killed when it is lost, and every interesting run
-/// before the bets start is a stretch of one worker busy at `--jobs 2` (on JRTS, where
-/// interesting runs take 60-90 ms and failing ones 2-4 ms, two such stretches in the first
-/// 0.3 s of a 0.8 s reduction with three).
+/// before the bets start is a stretch of one worker busy at `--jobs 2` (where interesting runs
+/// take much longer than failing ones, a third interesting run would hold the bets back for a
+/// large part of a short reduction).
 pub(super) const WIN_MIN_INTERESTING: usize = 2;
 
 /// Recent durations of runs that answered, by answer, and what the lookahead reads of them
@@ -31,7 +31,7 @@ pub(super) struct Durations {
 
 /// The last [`DURATION_WINDOW`] durations of one answer, in the order they came and sorted
 /// (kept sorted as they come and go, so that a run's answer costs a pass over the window,
-/// not a sort of it: at `--jobs 2` sorting at every answer was 6% of treedd's CPU).
+/// not a sort of it, since every answer updates it).
 #[derive(Default)]
 struct Recent {
     order: VecDeque<Duration>,

@@ -1,10 +1,9 @@
-//! The private directories oracle runs work in, reused (issue 10: treedd's own CPU).
+//! The private directories oracle runs work in, reused.
 //!
 //! A run's directory holds only the candidate, under the input's file name, while the run
-//! starts. Making a directory and a file for every run and removing both afterwards was the
-//! largest part of treedd's own CPU time on short oracles: the kernel allocates and frees two
-//! inodes per run (on the JRTS reductions, with runs of 5 ms, about a quarter of treedd's CPU
-//! under `perf`). So a directory is made once per run in flight and emptied after each run
+//! starts. Making a directory and a file for every run and removing both afterwards would be
+//! the largest part of treedd's own CPU time on short oracles: the kernel allocates and frees
+//! two inodes per run. So a directory is made once per run in flight and emptied after each run
 //! instead: whatever the run left is removed, and the candidate file is rewritten in place
 //! (the same inode) by the next run.
 //!
@@ -110,10 +109,9 @@ fn rewrite(file: &Path, mode: u32, candidate: &[u8]) -> std::io::Result<u32> {
 
 /// Write `candidate` over the contents of `file`, then cut it to its length. Not truncated
 /// first: on a disk filesystem (ext4, where `$TMPDIR` usually is) emptying a file frees its
-/// blocks and writing allocates them again, which cost more of treedd's CPU than everything
-/// else in a run (on `/bin/true`, 166 microseconds of treedd's CPU a run in `/tmp` on ext4
-/// against 86 on tmpfs; written over, 86 on both). Written
-/// over, a candidate no longer than the last one keeps the blocks it has. Not through a
+/// blocks and writing allocates them again, which costs more of treedd's CPU than everything
+/// else in a run on a short oracle. Written over, a candidate no longer than the last one
+/// keeps the blocks it has. Not through a
 /// symbolic link put there since the check.
 fn overwrite(file: &Path, candidate: &[u8]) -> std::io::Result<()> {
     use std::io::Write;

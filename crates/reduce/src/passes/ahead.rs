@@ -1,4 +1,4 @@
-//! Speculation across passes (issue 10, see `lookahead`): before a pass runs, what it and the
+//! Speculation across passes (see `lookahead`): before a pass runs, what it and the
 //! passes after it test if every test fails is announced ([`crate::Judge::announce`]), so idle
 //! workers start the next pass's candidates while the end of this one is still running
 //! (C-Vise's bet that most candidates fail, applied to its pass sequence). The passes
