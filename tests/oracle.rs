@@ -6,7 +6,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use treedd_reduce::{CommandOracle, CommandOracleBuilder, Oracle, Outcome};
+use treedd_proc::{CommandOracle, CommandOracleBuilder, Oracle, Outcome};
 
 use crate::util::{is_gone, numbers, Dir};
 

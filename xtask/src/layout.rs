@@ -350,6 +350,7 @@ pub fn workspace_crates(root: &Path) -> Vec<(String, PathBuf, &'static str)> {
     let mut out = Vec::new();
     for (dir, file) in [
         ("crates/tree/src", "lib.rs"),
+        ("crates/proc/src", "lib.rs"),
         ("crates/reduce/src", "lib.rs"),
         ("crates/cli/src", "main.rs"),
         ("xtask/src", "main.rs"),

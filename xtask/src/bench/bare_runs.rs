@@ -20,7 +20,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context as _, Result};
 
-use treedd_reduce::cpu_seconds;
+use treedd_proc::cpu_seconds;
 
 use super::suite::Case;
 

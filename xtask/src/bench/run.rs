@@ -49,7 +49,7 @@ pub(super) fn run_watched_with_grace(
     grace: Duration,
 ) -> Result<Finished> {
     use std::os::unix::process::CommandExt as _;
-    use treedd_reduce::{signal_group, wait_exited, GroupSignal};
+    use treedd_proc::{signal_group, wait_exited, GroupSignal};
 
     cmd.process_group(0);
     let start = Instant::now();
@@ -192,7 +192,7 @@ impl Drop for Scratch {
     }
 }
 
-/// Run `oracle` on `candidate` the way treedd does (`treedd_reduce::CommandOracle`: a fresh
+/// Run `oracle` on `candidate` the way treedd does (`treedd_proc::CommandOracle`: a fresh
 /// folder holding the candidate under `file_name`, that path as the only argument, the whole
 /// process group killed at `limit`). True iff exit status 0.
 pub(super) fn oracle_accepts(
@@ -201,8 +201,8 @@ pub(super) fn oracle_accepts(
     candidate: &[u8],
     limit: Duration,
 ) -> Result<bool> {
-    use treedd_reduce::Oracle as _;
-    let oracle = treedd_reduce::CommandOracleBuilder::new(oracle)
+    use treedd_proc::Oracle as _;
+    let oracle = treedd_proc::CommandOracleBuilder::new(oracle)
         .file_name(file_name)
         .timeout(Some(limit))
         .build()

@@ -50,7 +50,7 @@ grep -oE '[A-Za-z0-9_]+|[^[:space:]A-Za-z0-9_]' "$1" |
 /// The same check, with the answer's cost the other way round from a crash that comes late: a
 /// run that finds the tokens sleeps 0.2 s, one that does not 0.02 s (a compiler that rejects a
 /// broken candidate early and crashes late in its pipeline on an interesting one). The
-/// lookahead's bets on success (`crates/reduce/src/lookahead.rs`) are for such oracles.
+/// lookahead's bets on success (`crates/reduce/src/engine/lookahead.rs`) are for such oracles.
 const SLOW_WIN_ORACLE: &str = r#"#!/bin/sh
 if grep -oE '[A-Za-z0-9_]+|[^[:space:]A-Za-z0-9_]' "$1" |
   awk -v want="$(dirname "$0")/trigger.tok" 'BEGIN { while ((getline l < want) > 0) t[++m] = l }

@@ -5,7 +5,8 @@ use std::ffi::OsStr;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use treedd_reduce::{Judge, Outcome, RunReport};
+use treedd_proc::{Outcome, RunReport};
+use treedd_reduce::Judge;
 
 use super::summary::describe_outcome;
 use super::Reduction;

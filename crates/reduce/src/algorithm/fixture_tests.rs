@@ -6,7 +6,9 @@ use std::time::Duration;
 use treedd_tree::{count_errors, Lang, RTree};
 
 use super::*;
-use crate::{CommandOracleBuilder, JudgeOptions, Oracle, Stats};
+use treedd_proc::{CommandOracleBuilder, Oracle};
+
+use crate::{JudgeOptions, Stats};
 
 struct Fixture {
     lang: Lang,
@@ -29,7 +31,7 @@ impl Fixture {
         }
     }
 
-    fn oracle(&self) -> crate::CommandOracle {
+    fn oracle(&self) -> treedd_proc::CommandOracle {
         CommandOracleBuilder::new(self.dir.join("oracle.sh"))
             .file_name(self.file)
             .timeout(Some(Duration::from_secs(60)))

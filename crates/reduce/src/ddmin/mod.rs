@@ -324,7 +324,7 @@ impl Run<'_> {
         })
     }
 
-    /// Rounds without GreeDDy, on the speculative driver ([`crate::driver::first_true`]).
+    /// Rounds without GreeDDy, on the speculative driver ([`crate::engine::driver::first_true`]).
     /// The candidates of the current round and, with several jobs, of the rounds that follow
     /// it if this one finds nothing (finer and finer granularity, up to `4 * jobs` candidates)
     /// form one sequence: the sequence ddmin tests one by one when every candidate fails
@@ -415,8 +415,8 @@ impl Run<'_> {
         let watch = self
             .ahead
             .and_then(|ahead| ahead.win_after())
-            .map(|after| crate::driver::Watch { after, slow: &slow });
-        let (first, outcomes) = crate::driver::first_true_watched(
+            .map(|after| crate::engine::driver::Watch { after, slow: &slow });
+        let (first, outcomes) = crate::engine::driver::first_true_watched(
             self.opts.jobs,
             candidates.len(),
             &stop,

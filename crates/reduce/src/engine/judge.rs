@@ -9,8 +9,11 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use crate::lookahead::{Answer, Lookahead};
-use crate::{Cache, Oracle, Outcome, PassRecord, RunToken, Stats};
+use super::lookahead::{Answer, Lookahead};
+use treedd_proc::{Oracle, Outcome, RunToken};
+
+use super::cache::Cache;
+use super::stats::{PassRecord, Stats};
 
 /// Decides before the oracle whether a candidate may be interesting at all (true = keep).
 pub type Filter = Box<dyn Fn(&[u8]) -> bool + Send + Sync>;
@@ -47,7 +50,7 @@ pub struct Judge {
     /// [`Judge::cancel`] was called (final).
     user_cancelled: AtomicBool,
     /// The oracle's answers while a unit runs, and whether the unit is being replayed.
-    memo: Mutex<Option<HashMap<crate::cache::Key, bool>>>,
+    memo: Mutex<Option<HashMap<super::cache::Key, bool>>>,
     replaying: AtomicBool,
     /// Numbers the steps of [`Judge::steps`] (the units of assumptions).
     units: AtomicU64,
@@ -68,7 +71,7 @@ pub struct Judge {
     /// [`Judge::note_interesting_run`]); changed and read under `lookahead`'s lock.
     outside_interesting: Mutex<Vec<Duration>>,
     /// The syntax filter's recent verdicts (see [`Judge::filter_keeps`]).
-    screened: Mutex<HashMap<crate::cache::Key, bool>>,
+    screened: Mutex<HashMap<super::cache::Key, bool>>,
     /// What the oracle said of a call of a function declared nowhere (see
     /// [`Judge::calls_refer`]).
     calls_refer: Mutex<Option<bool>>,
@@ -210,7 +213,7 @@ impl Judge {
         if let Some(la) = self.lookahead() {
             // The run goes to a lookahead worker, so that this thread may go on once it is
             // probably interesting (see `Judge::steps`).
-            let bet = crate::lookahead::bet::current_bet();
+            let bet = super::lookahead::bet::current_bet();
             if let Some(b) = &bet {
                 b.wake_on(&la);
             }
@@ -225,7 +228,7 @@ impl Judge {
                 Answer::Known(interesting) => interesting,
                 Answer::Assumed => true,
                 Answer::Lost => {
-                    crate::lookahead::bet::abandon();
+                    super::lookahead::bet::abandon();
                     false
                 }
                 Answer::None => false,
@@ -243,7 +246,7 @@ impl Judge {
     /// What happens to a candidate before the oracle: the cache, then the syntax filter.
     /// (The cache only holds candidates the oracle ran, which the filter had kept: the order
     /// saves a parse and changes no answer.)
-    fn screen(&self, candidate: &[u8], key: &crate::cache::Key) -> Screen {
+    fn screen(&self, candidate: &[u8], key: &super::cache::Key) -> Screen {
         if self.cache.as_ref().is_some_and(|c| c.is_known_pass(key)) {
             Screen::KnownPass
         } else if !self.filter_keeps(candidate, key) {
@@ -255,7 +258,7 @@ impl Judge {
 
     /// The syntax filter's verdict, remembered: a lookahead worker screens a candidate ahead
     /// of time and the algorithm screens it again when it tests it.
-    fn filter_keeps(&self, candidate: &[u8], key: &crate::cache::Key) -> bool {
+    fn filter_keeps(&self, candidate: &[u8], key: &super::cache::Key) -> bool {
         let Some(filter) = &self.filter else {
             return true;
         };
@@ -277,7 +280,7 @@ impl Judge {
     fn run_oracle(
         &self,
         candidate: &[u8],
-        key: &crate::cache::Key,
+        key: &super::cache::Key,
         token: Option<&RunToken>,
     ) -> Option<bool> {
         let started = std::time::Instant::now();
@@ -431,7 +434,7 @@ impl Judge {
 
     /// An interesting oracle run made outside the judge (the CLI's check of the original,
     /// beside the reduction) took `took`: the lookahead counts it among the durations of
-    /// interesting runs, which its bets on success wait for [`crate::lookahead`]'s minimum of
+    /// interesting runs, which its bets on success wait for [`super::lookahead`]'s minimum of
     /// (each one-at-a-time stretch while they are too few costs a whole interesting run at
     /// `--jobs 2`).
     pub fn note_interesting_run(&self, took: Duration) {
@@ -496,7 +499,7 @@ impl Judge {
                 state: state.clone(),
                 records: lock(&self.records).len(),
                 calls_refer: self.calls_refer(),
-                cpu: crate::cpu_seconds(),
+                cpu: treedd_proc::cpu_seconds(),
             });
             la.set_unit(Some((unit, saved[0].cpu)));
             let done = step(&mut state);
@@ -544,7 +547,7 @@ impl Judge {
     }
 
     /// The cache knows the answer for `key` (without counting a cache hit).
-    fn cache_contains(&self, key: &crate::cache::Key) -> bool {
+    fn cache_contains(&self, key: &super::cache::Key) -> bool {
         self.cache.as_ref().is_some_and(|c| c.contains(key))
     }
 
@@ -720,20 +723,6 @@ impl<F: Fn(&[u8]) -> bool + Send + Sync> Oracle for FnOracle<F> {
 
     fn cancel(&self) {
         self.cancelled.store(true, Ordering::SeqCst);
-    }
-}
-
-impl<T: Oracle + ?Sized> Oracle for Arc<T> {
-    fn run(&self, candidate: &[u8]) -> Outcome {
-        (**self).run(candidate)
-    }
-
-    fn run_abortable(&self, candidate: &[u8], token: &RunToken) -> Outcome {
-        (**self).run_abortable(candidate, token)
-    }
-
-    fn cancel(&self) {
-        (**self).cancel()
     }
 }
 

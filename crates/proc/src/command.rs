@@ -9,10 +9,8 @@
 //! of running groups from just after spawn until just before it is reaped. A group is only ever
 //! signalled while its leader is unreaped (alive or a zombie), so its id cannot have been
 //! reused by an unrelated process. After the leader exits, the rest of its group is killed too,
-//! so no straggler keeps writing into a temporary directory that is being removed.
-//!
-//! Waiting is done on a pidfd with `poll` (no busy polling, timeout for free); kernels without
-//! pidfd fall back to `waitid(WNOWAIT)` with short sleeps.
+//! so no straggler keeps writing into a temporary directory that is being removed. Waiting
+//! and signalling are [`crate::group`]'s.
 
 use std::ffi::OsString;
 use std::fs;
@@ -25,118 +23,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use rustix::event::{poll, PollFd, PollFlags, Timespec};
-use rustix::process::{
-    kill_process_group, pidfd_open, waitid, Pid, PidfdFlags, Signal, WaitId, WaitIdOptions,
-};
+use rustix::process::{kill_process_group, Pid, Signal};
 
 use self::rundir::RunDirs;
+use crate::group::ExitWatch;
 use crate::reaper::{Watchdog, MARKER_VAR};
-use crate::Error;
+use crate::{Error, Oracle, Outcome, RunToken};
 
 mod rundir;
-
-/// What one oracle run said about a candidate.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    /// Exit status 0: the candidate still shows the failure.
-    Interesting,
-    /// Any other exit status (`code`), or killed by a signal (`code` is `None`).
-    NotInteresting { code: Option<i32> },
-    /// Killed (with its whole process group) at the timeout. Counts as not interesting.
-    TimedOut,
-    /// The run was cancelled (Ctrl-C); its outcome is unknown.
-    Cancelled,
-    /// The oracle could not be started (not executable, missing, exec format error), or the
-    /// candidate could not be written to its temporary directory.
-    FailedToStart(String),
-}
-
-impl Outcome {
-    pub fn is_interesting(&self) -> bool {
-        matches!(self, Outcome::Interesting)
-    }
-}
-
-/// An interestingness test. Must be callable from several threads at once.
-pub trait Oracle: Send + Sync {
-    /// Run the test on one candidate (its bytes) and wait for the outcome.
-    fn run(&self, candidate: &[u8]) -> Outcome;
-    /// Kill every running test (process groups) and make future runs return `Cancelled`.
-    fn cancel(&self);
-    /// [`Oracle::run`], abortable from another thread through `token`: once
-    /// [`RunToken::abort`] is called the outcome is `Cancelled` (unknown), and an oracle that
-    /// can stop a run early does so. The default runs to the end unless aborted before it
-    /// starts; [`CommandOracle`] kills the run's process group.
-    fn run_abortable(&self, candidate: &[u8], token: &RunToken) -> Outcome {
-        if token.is_aborted() {
-            return Outcome::Cancelled;
-        }
-        let outcome = self.run(candidate);
-        if token.is_aborted() && !outcome.is_interesting() {
-            Outcome::Cancelled
-        } else {
-            outcome
-        }
-    }
-}
-
-/// A handle on one oracle run that another thread can abort. The speculative driver aborts
-/// the runs of its lost bets, as C-Vise kills the workers of candidates past the
-/// first interesting one: their answers are not needed, and the CPU they would take is.
-#[derive(Clone, Debug, Default)]
-pub struct RunToken(Arc<Mutex<TokenState>>);
-
-#[derive(Debug, Default)]
-struct TokenState {
-    aborted: bool,
-    /// The process group of the run while its leader is unreaped (see the module's invariant).
-    group: Option<Pid>,
-}
-
-impl RunToken {
-    pub fn new() -> RunToken {
-        RunToken::default()
-    }
-
-    fn state(&self) -> MutexGuard<'_, TokenState> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Abort the run: kill its process group if it is under way; a run not started yet
-    /// returns `Cancelled` without starting.
-    pub fn abort(&self) {
-        let mut s = self.state();
-        s.aborted = true;
-        if let Some(group) = s.group {
-            let _ = kill_process_group(group, Signal::KILL);
-        }
-    }
-
-    pub fn is_aborted(&self) -> bool {
-        self.state().aborted
-    }
-
-    /// The same run (clones of one token).
-    pub fn same(&self, other: &RunToken) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
-    }
-
-    /// The run's group leader `pid` was spawned (and is unreaped until [`RunToken::detach`]);
-    /// killed at once if the run was aborted meanwhile.
-    fn attach(&self, pid: Pid) {
-        let mut s = self.state();
-        s.group = Some(pid);
-        if s.aborted {
-            let _ = kill_process_group(pid, Signal::KILL);
-        }
-    }
-
-    /// The leader is about to be reaped: its group id may be reused from now on.
-    fn detach(&self) {
-        self.state().group = None;
-    }
-}
 
 /// How many lines of the oracle's stderr a [`RunReport`] keeps.
 pub const STDERR_HEAD_LINES: usize = 10;
@@ -514,104 +408,6 @@ impl CommandOracle {
 
 /// How often a run started while the timeout was pending looks whether it is known.
 const PENDING_POLL: Duration = Duration::from_millis(50);
-
-/// A signal for [`signal_group`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GroupSignal {
-    /// SIGINT: lets a process that handles it (treedd, C-Reduce) stop cleanly.
-    Interrupt,
-    /// SIGKILL.
-    Kill,
-}
-
-/// Wait until our child `pid`, the leader of its own process group (spawned with
-/// `process_group(0)`, as every oracle run), has exited, without reaping it, so its group id
-/// stays reserved and `/proc/PID` keeps its final counters. Returns false if it is still
-/// running at `deadline`. The same pidfd wait (or `waitid` fallback) as [`CommandOracle`]'s;
-/// for harnesses that drive a process group themselves (`cargo xtask bench`).
-pub fn wait_exited(pid: u32, deadline: Option<Instant>) -> bool {
-    let pid = i32::try_from(pid).ok().and_then(Pid::from_raw);
-    pid.is_none_or(|pid| ExitWatch::new(pid, true).exited_by(deadline))
-}
-
-/// Signal the process group led by our child `pid`. Only call this before `pid` is reaped
-/// (see the module's invariant).
-pub fn signal_group(pid: u32, signal: GroupSignal) {
-    if let Some(pid) = i32::try_from(pid).ok().and_then(Pid::from_raw) {
-        let signal = match signal {
-            GroupSignal::Interrupt => Signal::INT,
-            GroupSignal::Kill => Signal::KILL,
-        };
-        let _ = kill_process_group(pid, signal);
-    }
-}
-
-/// Waits for our child `pid` (not reaped) to exit: on its pidfd, or without one (kernels
-/// without pidfd, tests of the fallback) with `waitid` and short sleeps.
-struct ExitWatch {
-    pid: Pid,
-    pidfd: Option<rustix::fd::OwnedFd>,
-}
-
-impl ExitWatch {
-    fn new(pid: Pid, use_pidfd: bool) -> ExitWatch {
-        let pidfd = match use_pidfd {
-            true => pidfd_open(pid, PidfdFlags::empty()).ok(),
-            false => None,
-        };
-        ExitWatch { pid, pidfd }
-    }
-
-    /// True once `pid` has exited; false at `deadline`.
-    fn exited_by(&self, deadline: Option<Instant>) -> bool {
-        match &self.pidfd {
-            Some(fd) => poll_exited(fd, self.pid, deadline),
-            None => sleep_until_exited(self.pid, deadline),
-        }
-    }
-}
-
-/// Poll the pidfd of `pid` until it has exited (true) or `deadline` has passed (false).
-fn poll_exited(fd: &rustix::fd::OwnedFd, pid: Pid, deadline: Option<Instant>) -> bool {
-    loop {
-        let timeout = deadline.map(|d| {
-            let left = d.saturating_duration_since(Instant::now());
-            Timespec::try_from(left).unwrap_or(Timespec {
-                tv_sec: i64::MAX,
-                tv_nsec: 0,
-            })
-        });
-        let mut fds = [PollFd::new(fd, PollFlags::IN)];
-        match poll(&mut fds, timeout.as_ref()) {
-            Ok(0) => return false,
-            Ok(_) => return true,
-            Err(rustix::io::Errno::INTR) => {}
-            Err(_) => return sleep_until_exited(pid, deadline),
-        }
-    }
-}
-
-/// Fallback without pidfd: `waitid(WNOHANG | WNOWAIT)` with growing sleeps (1 to 20 ms)
-/// until `pid` has exited (true) or `deadline` has passed (false).
-fn sleep_until_exited(pid: Pid, deadline: Option<Instant>) -> bool {
-    let mut nap = Duration::from_millis(1);
-    loop {
-        let opts = WaitIdOptions::EXITED | WaitIdOptions::NOHANG | WaitIdOptions::NOWAIT;
-        match waitid(WaitId::Pid(pid), opts) {
-            Ok(Some(_)) | Err(_) => return true,
-            Ok(None) => {}
-        }
-        if let Some(d) = deadline {
-            let now = Instant::now();
-            if now >= d {
-                return false;
-            }
-            nap = nap.min(d - now);
-        }
-        std::thread::sleep(nap);
-        nap = (nap * 2).min(Duration::from_millis(20));
-    }
-}
 
 /// Drains a child's stderr on a thread, keeping only its head.
 struct StderrHead {

@@ -1,12 +1,13 @@
-//! Vulcan's passes (Xu et al., "Pushing the Limit of 1-Minimality of Language-Agnostic
-//! Program Reduction", OOPSLA 2023): sub-tree replacement and local exhaustive token search.
+//! `subtrees`: a node replaced by a shorter compatible node found anywhere in the tree
+//! (Vulcan's sub-tree replacement, from "Pushing the Limit of 1-Minimality of
+//! Language-Agnostic Program Reduction"; hoisting only uses descendants).
 
 use std::collections::HashSet;
 use std::ops::Range;
 
 use treedd_tree::{Facts, Lang, RTree};
 
-use super::Splice;
+use super::splice::Splice;
 
 /// How many shorter compatible nodes `subtrees` tries for each node.
 const SUBTREE_TARGETS: usize = 2;
@@ -14,7 +15,7 @@ const SUBTREE_TARGETS: usize = 2;
 /// Sub-tree replacement: each node (largest first) replaced by the grammar's `[constants]`
 /// it is compatible with (Vulcan's "an expression by `0`"), then by the shortest compatible
 /// nodes elsewhere in the tree (not its ancestors or descendants) whose text is shorter.
-pub(super) fn subtrees(text: &[u8], lang: Lang, facts: &Facts) -> Vec<Vec<Splice>> {
+pub(super) fn candidates(text: &[u8], lang: Lang, facts: &Facts) -> Vec<Vec<Splice>> {
     let Ok(tree) = RTree::build(lang, text) else {
         return Vec::new();
     };
@@ -78,26 +79,6 @@ pub(super) fn subtrees(text: &[u8], lang: Lang, facts: &Facts) -> Vec<Vec<Splice
                 .into_iter()
                 .map(|t| vec![Splice::new(span.clone(), t)]),
         );
-    }
-    out
-}
-
-/// Local exhaustive token search: every set of tokens inside a window of at most three
-/// adjacent tokens, each set once (enumerated from its first token): `{i}`, `{i, i+1}`,
-/// `{i, i+2}`, `{i, i+1, i+2}`.
-pub(super) fn tokens(_text: &[u8], _lang: Lang, facts: &Facts) -> Vec<Vec<Splice>> {
-    let t = &facts.tokens;
-    let remove = |i: usize| Splice::new(t[i].clone(), b"");
-    let mut out = Vec::new();
-    for i in 0..t.len() {
-        out.push(vec![remove(i)]);
-        if i + 1 < t.len() {
-            out.push(vec![remove(i), remove(i + 1)]);
-        }
-        if i + 2 < t.len() {
-            out.push(vec![remove(i), remove(i + 2)]);
-            out.push(vec![remove(i), remove(i + 1), remove(i + 2)]);
-        }
     }
     out
 }

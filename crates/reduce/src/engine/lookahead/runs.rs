@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use super::{Slot, State};
-use crate::cache::Key;
+use crate::engine::cache::Key;
 
 /// A requested run waits for a permit: if none is free, kill the latest started run nobody
 /// waits for (a lost bet, an announced candidate), unless a killed run is ending already.

@@ -29,8 +29,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::lookahead::bet::{self, Bet, Found};
-use crate::Judge;
+use super::judge::Judge;
+use super::lookahead::bet::{self, Bet, Found};
 
 mod pool;
 
@@ -392,7 +392,7 @@ mod tests {
         )
         .unwrap();
         std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
-        let oracle = crate::CommandOracleBuilder::new(&script)
+        let oracle = treedd_proc::CommandOracleBuilder::new(&script)
             .temp_root(dir.path())
             .build()
             .unwrap();

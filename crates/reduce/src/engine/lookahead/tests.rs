@@ -10,7 +10,7 @@ use crate::session::JudgeAhead;
 use crate::{DdminOptions, FnOracle, Judge, JudgeOptions};
 
 /// The algorithm's own test of `key` is under way (it holds a permit).
-fn run_main(la: &super::Lookahead, key: crate::cache::Key) {
+fn run_main(la: &super::Lookahead, key: crate::engine::cache::Key) {
     let mut s = super::lock(&la.state);
     let _ = super::start(&mut s, key, b"main".to_vec(), true, None);
 }
@@ -382,7 +382,7 @@ fn a_run_that_lasts_is_assumed_interesting_and_a_wrong_assumption_is_reported() 
             let (a, _, _, a_token) = la.next(Cache::key).expect("a's run");
             std::thread::sleep(Duration::from_millis(30));
             assert!(!test.is_finished(), "no assumption outside a unit");
-            la.set_unit(Some((7, crate::cpu_seconds())));
+            la.set_unit(Some((7, treedd_proc::cpu_seconds())));
             la.notify();
             assert_eq!(test.join().unwrap(), Answer::Assumed);
             assert_eq!(la.oldest_outstanding(), Some(7));
@@ -431,7 +431,7 @@ fn no_bets_on_success_while_assumptions_can_be_made() {
     let la = Lookahead::new(2);
     super::lock(&la.state).durations = durations(&[50, 55, 60], &[1, 1, 1]);
     assert_eq!(la.win_after(), Some(Duration::from_millis(1)));
-    la.set_unit(Some((1, crate::cpu_seconds())));
+    la.set_unit(Some((1, treedd_proc::cpu_seconds())));
     assert_eq!(
         la.win_after(),
         None,
@@ -441,7 +441,7 @@ fn no_bets_on_success_while_assumptions_can_be_made() {
     la.announce_if(Cache::key(b"condition"), vec![b"next".to_vec()]);
     assert!(super::lock(&la.state).branches.is_empty());
     // A replay that would cost too much: bets on success again.
-    la.set_unit(Some((1, crate::cpu_seconds() - 3600.0)));
+    la.set_unit(Some((1, treedd_proc::cpu_seconds() - 3600.0)));
     assert!(la.win_after().is_some());
 }
 
@@ -452,7 +452,7 @@ fn a_due_run_is_waited_for_when_a_replay_would_cost_too_much() {
     use crate::Cache;
     let la = Lookahead::new(1);
     super::lock(&la.state).durations = durations(&[50, 55, 60], &[1, 1, 1]);
-    la.set_unit(Some((1, crate::cpu_seconds() - 3600.0)));
+    la.set_unit(Some((1, treedd_proc::cpu_seconds() - 3600.0)));
     std::thread::scope(|scope| {
         let test = scope.spawn(|| la.request(Cache::key(b"a"), b"a", true, &|| false, &|_| {}));
         let (a, _, _, _) = la.next(Cache::key).expect("a's run");
@@ -474,7 +474,7 @@ fn an_answer_wakes_only_the_tests_that_want_it() {
     std::thread::scope(|scope| {
         let (tx, rx) = std::sync::mpsc::channel();
         let waiter = scope.spawn(move || {
-            tx.send(crate::proc_task::current()).unwrap();
+            tx.send(treedd_proc::dev::current_task()).unwrap();
             la.request(Cache::key(b"x"), b"x", true, &|| false, &|_| {})
         });
         let task = rx.recv().unwrap();
@@ -484,14 +484,14 @@ fn an_answer_wakes_only_the_tests_that_want_it() {
         std::thread::sleep(Duration::from_millis(5));
         let others: Vec<Vec<u8>> = (0..60).map(|i| format!("o{i}").into_bytes()).collect();
         la.announce(others);
-        let before = crate::proc_task::voluntary_switches(&task);
+        let before = treedd_proc::dev::voluntary_switches(&task);
         for _ in 0..60 {
             let (key, _, _, _) = la.next(Cache::key).expect("an announced run");
             la.finish(key, Some(false));
             std::thread::sleep(Duration::from_millis(1));
         }
         // About 70 ms: the waiter also looks again every 100 ms on its own.
-        let woken = crate::proc_task::voluntary_switches(&task) - before;
+        let woken = treedd_proc::dev::voluntary_switches(&task) - before;
         // Answer x before asserting: a failed assertion must not leave the waiter waiting.
         la.finish(x, Some(true));
         assert_eq!(waiter.join().unwrap(), Answer::Known(true));
@@ -515,18 +515,18 @@ fn an_announcement_wakes_no_idle_worker_while_no_permit_is_free() {
     std::thread::scope(|scope| {
         let (tx, rx) = std::sync::mpsc::channel();
         let idle = scope.spawn(move || {
-            tx.send(crate::proc_task::current()).unwrap();
+            tx.send(treedd_proc::dev::current_task()).unwrap();
             la.next(Cache::key)
         });
         let task = rx.recv().unwrap();
         std::thread::sleep(Duration::from_millis(5));
-        let before = crate::proc_task::voluntary_switches(&task);
+        let before = treedd_proc::dev::voluntary_switches(&task);
         for i in 0..20 {
             la.announce(vec![format!("b{i}").into_bytes()]);
             std::thread::sleep(Duration::from_millis(1));
         }
         // About 25 ms: the idle worker also looks again every 50 ms on its own.
-        let woken = crate::proc_task::voluntary_switches(&task) - before;
+        let woken = treedd_proc::dev::voluntary_switches(&task) - before;
         la.finish(a, Some(false));
         let (_, candidate, _, _) = idle.join().unwrap().expect("the last announced run");
         assert_eq!(candidate, b"b19");
@@ -587,7 +587,7 @@ fn a_failed_assumption_wakes_every_waiting_bet() {
     la.wait_at_most = LONG_WAIT;
     // Past about 1.5 ms a run is very probably interesting.
     super::lock(&la.state).durations = durations(&[50, 55, 60], &[1, 1, 1]);
-    la.set_unit(Some((7, crate::cpu_seconds())));
+    la.set_unit(Some((7, treedd_proc::cpu_seconds())));
     std::thread::scope(|scope| {
         let test = scope.spawn(|| la.request(Cache::key(b"a"), b"a", true, &|| false, &|_| {}));
         let (a, _, _, _) = la.next(Cache::key).expect("a's run");

@@ -52,10 +52,10 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use crate::cache::Key;
-use crate::RunToken;
+use super::cache::Key;
 use durations::Durations;
 use runs::{branch_candidate, end_branch, make_room, preempt};
+use treedd_proc::RunToken;
 
 mod durations;
 mod runs;
@@ -679,7 +679,7 @@ fn replay_is_cheap(s: &State) -> bool {
     let (Some((_, since_cpu)), Some(typical)) = (s.unit, s.durations.median_interesting()) else {
         return false;
     };
-    crate::cpu_seconds() - since_cpu < REPLAY_FACTOR * typical.as_secs_f64()
+    treedd_proc::cpu_seconds() - since_cpu < REPLAY_FACTOR * typical.as_secs_f64()
 }
 
 /// Assumptions are made while replaying the unit (treedd's CPU since it started) would cost

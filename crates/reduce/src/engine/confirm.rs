@@ -5,7 +5,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::{Oracle, Outcome, RunToken};
+use treedd_proc::{Oracle, Outcome, RunToken};
 
 pub struct Confirm<O: Oracle> {
     inner: O,

@@ -4,14 +4,14 @@
 use std::path::{Path, PathBuf};
 
 /// The calling thread's `/proc` directory, `/proc/self/task/TID` (usable from other threads).
-pub(crate) fn current() -> PathBuf {
+pub fn current() -> PathBuf {
     // "/proc/thread-self" links to "PID/task/TID".
     let me = std::fs::read_link("/proc/thread-self").unwrap();
     Path::new("/proc/self/task").join(me.file_name().unwrap())
 }
 
 /// Voluntary context switches so far of the thread whose `/proc` directory is `task`.
-pub(crate) fn voluntary_switches(task: &Path) -> u64 {
+pub fn voluntary_switches(task: &Path) -> u64 {
     let status = std::fs::read_to_string(task.join("status")).unwrap();
     status
         .lines()
