@@ -1,14 +1,14 @@
 //! `cargo xtask fuzz [--minutes M] [--steps S] [--seed X]`: the long fuzz campaign of the tree
 //! layer. Random inputs from every grammar language's corpus (snapshot inputs, fixtures, the
 //! shared suites), lightly damaged, then random prune/hoist/replace
-//! sequences checked by `treedd_tree::fuzz::fuzz_case`. Prints the counts; exits non-zero
+//! sequences checked by `treedd_tree::dev::fuzz_case`. Prints the counts; exits non-zero
 //! with the failing seeds if any case failed or panicked.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Result};
-use treedd_tree::fuzz::{fuzz_case, mutate, FuzzCounts, Rng};
+use treedd_tree::dev::{fuzz_case, mutate, FuzzCounts, Rng};
 use treedd_tree::Lang;
 
 pub fn run(args: &[String]) -> Result<()> {

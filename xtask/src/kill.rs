@@ -14,7 +14,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
-use treedd_tree::fuzz::Rng;
+use treedd_tree::dev::Rng;
 
 const EXPECTED: &str = "3\n29\n";
 

@@ -7,7 +7,8 @@ use std::path::Path;
 use std::time::Instant;
 
 use anyhow::{bail, Context};
-use treedd_tree::{replacement_quality, Lang, RTree};
+use treedd_tree::dev::replacement_quality;
+use treedd_tree::{Lang, RTree};
 
 /// Nodes tested for the replacement rate per file (evenly spread): at most 2000, and for
 /// large inputs as many as fit in about 20 MB of re-parsed text (each test re-parses the

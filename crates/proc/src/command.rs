@@ -105,7 +105,7 @@ impl CommandOracleBuilder {
     }
 
     /// Register every run's process group with this watchdog, so it dies with treedd even
-    /// after SIGKILL (see [`crate::reaper`]).
+    /// after SIGKILL (see the crate's `reaper`).
     pub fn watchdog(&mut self, watchdog: Arc<Watchdog>) -> &mut CommandOracleBuilder {
         self.watchdog = Some(watchdog);
         self

@@ -1,7 +1,7 @@
 //! Process control for treedd: running the user's interestingness test on candidates.
 //!
 //! [`CommandOracle`] runs the oracle program on a candidate in a private directory, in a
-//! process group of its own, with a timeout; the [`reaper`] makes sure no oracle process
+//! process group of its own, with a timeout; the watchdog ([`Watchdog`]) makes sure no oracle process
 //! outlives treedd, even after SIGKILL. The reduction crate sees only the [`Oracle`] trait.
 //! This crate knows nothing of trees or algorithms.
 
@@ -11,16 +11,18 @@ mod error;
 mod group;
 mod oracle;
 mod proc_task;
-pub mod reaper;
+mod reaper;
 
-pub use command::{CommandOracle, CommandOracleBuilder, RunReport, STDERR_HEAD_LINES};
+pub use command::{CommandOracle, CommandOracleBuilder, RunReport};
 pub use cpu::cpu_seconds;
 pub use error::Error;
-pub use group::{signal_group, wait_exited, GroupSignal};
 pub use oracle::{Oracle, Outcome, RunToken};
+pub use reaper::{watchdog_main, Scratch, Watchdog, MARKER_VAR};
 
-/// Helpers for tests in other crates (not part of the API).
+/// Entry points for the workspace's own tools and tests, not part of the API: the process
+/// group helpers of `cargo xtask bench` and a thread's context switches for tests.
 #[doc(hidden)]
 pub mod dev {
+    pub use crate::group::{signal_group, wait_exited, GroupSignal};
     pub use crate::proc_task::{current as current_task, voluntary_switches};
 }

@@ -403,11 +403,6 @@ fn may_be_in_exec(proc_dir: &Path) -> bool {
     !matches!(state, Some("Z" | "X")) && flags.is_some_and(|f| f & PF_KTHREAD == 0)
 }
 
-/// Where scratch directories go by default: `$TMPDIR` or `/tmp`.
-pub fn default_root() -> PathBuf {
-    std::env::temp_dir()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

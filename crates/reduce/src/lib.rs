@@ -18,10 +18,17 @@ mod text;
 pub use algorithm::{
     reduce_tree, Base, ConfigNameError, Hoisting, TraversalOrder, TreeConfig, PRESETS,
 };
-pub use ddmin::{ddmin, ddmin_indices, ComplementOrder, DdminOptions};
+pub use ddmin::{ComplementOrder, DdminOptions};
 pub use engine::{
-    Cache, Confirm, Filter, FnOracle, Judge, JudgeOptions, MissingWorkers, OnImprovement,
-    PassRecord, Stats,
+    Cache, Confirm, Filter, Judge, JudgeOptions, MissingWorkers, OnImprovement, PassRecord, Stats,
 };
 pub use passes::Pass;
 pub use text::{reduce_text, TextUnit};
+
+/// Entry points for tests and experiments, not part of the API: ddmin on plain lists and an
+/// oracle that is a closure.
+#[doc(hidden)]
+pub mod dev {
+    pub use crate::ddmin::{ddmin, ddmin_indices};
+    pub use crate::engine::FnOracle;
+}

@@ -8,7 +8,7 @@
 //! beside the two JSON files (or given as the path itself) is loaded as it is.
 //!
 //! The tables are derived from the JSON files with the same code that `cargo xtask
-//! codegen` runs for the built-in languages ([`crate::generate_tables`]). Optional
+//! codegen` runs for the built-in languages (`replace::generate`). Optional
 //! `overrides.toml`, `compatible.txt`, `flatten.txt` and `passes.toml` next to the JSON
 //! files (or in `DIR/treedd/`) play the role of the hand-written files under
 //! `grammars/<lang>/`; without `compatible.txt`, every supertype of node-types.json
@@ -171,7 +171,7 @@ pub fn load(path: &Path, cache: &Path) -> Result<Loaded, Error> {
         }
     };
     let overrides = optional("overrides.toml")?.unwrap_or_default();
-    let tables = crate::replace::generate(&crate::GrammarSources {
+    let tables = crate::replace::generate(&crate::replace::GrammarSources {
         grammar_json: &grammar_json,
         node_types_json: &node_types_json,
         overrides_toml: &overrides,

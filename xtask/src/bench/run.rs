@@ -49,7 +49,7 @@ pub(super) fn run_watched_with_grace(
     grace: Duration,
 ) -> Result<Finished> {
     use std::os::unix::process::CommandExt as _;
-    use treedd_proc::{signal_group, wait_exited, GroupSignal};
+    use treedd_proc::dev::{signal_group, wait_exited, GroupSignal};
 
     cmd.process_group(0);
     let start = Instant::now();

@@ -79,7 +79,7 @@ impl<O: Oracle> Oracle for Confirm<O> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::FnOracle;
+    use crate::engine::FnOracle;
 
     #[test]
     fn an_interesting_answer_needs_every_confirmation() {

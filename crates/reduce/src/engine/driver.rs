@@ -297,7 +297,8 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::{FnOracle, JudgeOptions};
+    use crate::engine::FnOracle;
+    use crate::JudgeOptions;
 
     type Pred = fn(&[u8]) -> bool;
 

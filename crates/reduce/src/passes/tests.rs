@@ -3,7 +3,8 @@
 use std::sync::Arc;
 
 use super::*;
-use crate::{FnOracle, JudgeOptions};
+use crate::engine::FnOracle;
+use crate::JudgeOptions;
 
 fn run(lang: Lang, src: &str, pass: Pass, oracle: fn(&str) -> bool) -> (String, u64) {
     let f = FnOracle::new(move |c: &[u8]| oracle(std::str::from_utf8(c).unwrap_or("")));

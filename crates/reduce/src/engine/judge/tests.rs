@@ -4,7 +4,8 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use super::*;
-use crate::{ddmin, DdminOptions};
+use crate::ddmin::ddmin;
+use crate::DdminOptions;
 
 type Pred = fn(&[u8]) -> bool;
 

@@ -6,8 +6,9 @@ use std::time::{Duration, Instant};
 
 use super::Durations;
 use crate::ddmin::ddmin_indices_ahead;
+use crate::engine::FnOracle;
 use crate::session::JudgeAhead;
-use crate::{DdminOptions, FnOracle, Judge, JudgeOptions};
+use crate::{DdminOptions, Judge, JudgeOptions};
 
 /// The algorithm's own test of `key` is under way (it holds a permit).
 fn run_main(la: &super::Lookahead, key: crate::engine::cache::Key) {
@@ -174,7 +175,7 @@ fn what_follows_a_slow_run_is_tested_while_it_runs() {
         interesting
     };
     let opts_one = DdminOptions { jobs: 1, ..opts };
-    crate::ddmin_indices(64, &one_job, &opts_one);
+    crate::ddmin::ddmin_indices(64, &one_job, &opts_one);
     let chain = chain.into_inner().unwrap();
     let runs = RUNS.lock().unwrap_or_else(|e| e.into_inner());
     // Lost bets that happen to be interesting (still running: `FnOracle` runs cannot be
