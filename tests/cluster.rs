@@ -40,7 +40,7 @@ fn srun_launcher_on_a_real_single_node_slurm() {
         eprintln!("SKIPPED: Slurm is not installed (apt-get install slurm-wlm munge)");
         return;
     }
-    if unsafe { libc::geteuid() } != 0 {
+    if !rustix::process::geteuid().is_root() {
         eprintln!("SKIPPED: a single-node Slurm needs root (slurmd runs jobs as their users)");
         return;
     }

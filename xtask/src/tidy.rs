@@ -2,7 +2,8 @@
 //! the same): comments and strings of every `.rs` file of the repository describe the code as
 //! it is, so they name no tracker issue (a reader of the repository cannot open it) and no path
 //! outside the repository into the shared folder beside it (tests that need the shared suites
-//! find them with one helper, `bench::shared_dir`, or `TREEDD_SUITES`).
+//! find them with one helper, `bench::shared_dir`, or `TREEDD_SUITES`); every `unsafe` has
+//! a `// SAFETY:` comment just above it.
 
 use std::fs;
 use std::path::Path;
@@ -10,13 +11,21 @@ use std::path::Path;
 use crate::layout::rust_files;
 
 /// The offences of one file's text: (line number, what is wrong).
-fn offences(text: &str) -> Vec<(usize, &'static str)> {
+/// `input`: a file that is data for treedd (under `fixtures/` or `test_data/`), not our code:
+/// its `unsafe` is not ours to justify.
+fn offences(text: &str, input: bool) -> Vec<(usize, &'static str)> {
     // Spelled in two pieces so that this file passes its own check.
     let outside = concat!("..", "/shared");
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if names_an_issue(line) {
             out.push((i + 1, "names a tracker issue; describe the code instead"));
+        }
+        if !input
+            && is_unsafe_code(line)
+            && !lines_before(text, i, 8).any(|l| l.contains("SAFETY:"))
+        {
+            out.push((i + 1, "unsafe without a `// SAFETY:` comment just above"));
         }
         if line.contains(outside) {
             out.push((
@@ -26,6 +35,21 @@ fn offences(text: &str) -> Vec<(usize, &'static str)> {
         }
     }
     out
+}
+
+/// An `unsafe` block, function, impl or trait (not the word in a comment or a string).
+fn is_unsafe_code(line: &str) -> bool {
+    let code = line.split("//").next().unwrap_or(line);
+    let unquoted: String = code.split('"').step_by(2).collect();
+    ["unsafe {", "unsafe fn", "unsafe impl", "unsafe trait"]
+        .iter()
+        .any(|u| unquoted.contains(u))
+}
+
+/// The `n` lines before line `i` (0-based), nearest first.
+fn lines_before(text: &str, i: usize, n: usize) -> impl Iterator<Item = &str> {
+    let before: Vec<&str> = text.lines().take(i).collect();
+    before.into_iter().rev().take(n)
 }
 
 /// `issue` followed by a space and a digit, in any case.
@@ -55,7 +79,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn sources_name_no_issue_and_no_outside_path() {
+    fn sources_name_no_issue_no_outside_path_and_justify_unsafe() {
         let xtask = Path::new(env!("CARGO_MANIFEST_DIR"));
         let root = xtask.parent().unwrap_or(xtask);
         let files = repository_files(root);
@@ -63,8 +87,11 @@ mod tests {
         let mut bad = Vec::new();
         for file in files {
             let text = fs::read_to_string(&file).unwrap_or_default();
-            for (line, why) in offences(&text) {
-                let rel = file.strip_prefix(root).unwrap_or(&file);
+            let rel = file.strip_prefix(root).unwrap_or(&file);
+            let input = rel
+                .components()
+                .any(|c| c.as_os_str() == "fixtures" || c.as_os_str() == "test_data");
+            for (line, why) in offences(&text, input) {
                 bad.push(format!("{}:{line}: {why}", rel.display()));
             }
         }
@@ -78,9 +105,13 @@ mod tests {
             "ISSUE",
             concat!("..", "/shared")
         );
-        let found: Vec<usize> = offences(&planted).iter().map(|(l, _)| *l).collect();
+        let found: Vec<usize> = offences(&planted, false).iter().map(|(l, _)| *l).collect();
         assert_eq!(found, [1, 2]);
         assert!(!names_an_issue("// issues 3 and 4"));
-        assert!(offences("// the issue: a race\nlet x = \"shared/suites\";\n").is_empty());
+        let code = concat!("let x = ", "unsafe", " { f() };\n");
+        assert_eq!(offences(code, false).len(), 1);
+        let justified = format!("// SAFETY: f has no preconditions.\n{code}");
+        assert!(offences(&justified, false).is_empty());
+        assert!(offences("// the issue: a race\nlet x = \"shared/suites\";\n", false).is_empty());
     }
 }

@@ -110,10 +110,11 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
 
 /// Peak resident set size of this process so far, in MB.
 fn peak_rss_mb() -> f64 {
-    // SAFETY: getrusage only writes the struct we pass.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
-        return 0.0;
-    }
-    usage.ru_maxrss as f64 / 1024.0
+    // rustix has no getrusage.
+    // SAFETY: getrusage only writes into the zeroed plain-data struct we own.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        (libc::getrusage(libc::RUSAGE_SELF, &mut usage) == 0).then_some(usage)
+    };
+    usage.map_or(0.0, |u| u.ru_maxrss as f64 / 1024.0)
 }

@@ -163,15 +163,17 @@ fn end_stray_tests(pids: &Path, test: &Path) {
         let Some(pid) = entry
             .file_name()
             .to_str()
-            .and_then(|n| n.parse::<libc::pid_t>().ok())
+            .and_then(|n| n.parse::<i32>().ok())
             .filter(|&p| p > 1)
         else {
             continue;
         };
         let cmdline = fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
         if String::from_utf8_lossy(&cmdline).contains(&*test) {
-            // SAFETY: plain kill(2) on the process group led by our own stray wrapper.
-            unsafe { libc::kill(-pid, libc::SIGKILL) };
+            // The process group led by our own stray wrapper.
+            if let Some(pid) = rustix::process::Pid::from_raw(pid) {
+                let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+            }
         }
     }
 }

@@ -120,11 +120,14 @@ pub(super) fn run_watched_with_grace(
 /// Reap our exited child `pid`: its exit status and `ru_maxrss`.
 pub(super) fn reap(pid: libc::pid_t) -> Result<(ExitStatus, Option<u64>)> {
     use std::os::unix::process::ExitStatusExt as _;
+    // rustix has no wait4 (nor getrusage): the child's rusage comes from libc.
     let mut status: libc::c_int = 0;
-    // SAFETY: rusage is plain data; wait4 only writes into it and into `status`.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: valid pointers; pid is our own exited, not yet reaped child.
-    let rc = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    // SAFETY: `status` and the zeroed plain-data `usage` are ours and valid for the call;
+    // `pid` is our own exited, not yet reaped child.
+    let (rc, usage) = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        (libc::wait4(pid, &mut status, 0, &mut usage), usage)
+    };
     if rc != pid {
         return Err(std::io::Error::last_os_error()).context("wait4");
     }
@@ -140,8 +143,7 @@ pub(super) fn proc_cpu_seconds(pid: libc::pid_t) -> Option<(f64, f64)> {
     let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
     // After the command name: state is field 3, utime 14, stime 15, cutime 16, cstime 17.
     let get = |n: usize| fields.get(n - 3)?.parse::<f64>().ok();
-    // SAFETY: sysconf has no memory effects.
-    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64;
+    let ticks = rustix::param::clock_ticks_per_second() as f64;
     if ticks <= 0.0 {
         return None;
     }
