@@ -13,6 +13,8 @@
 
 use std::path::{Path, PathBuf};
 
+use expect_test::expect;
+
 use crate::util::{fixtures, Dir};
 
 /// The memo of `case`'s oracle in this test process, under `CARGO_TARGET_TMPDIR`; the memos
@@ -26,11 +28,12 @@ fn shared_memo(case: &str) -> PathBuf {
             let pid = name
                 .strip_prefix("pid-")
                 .and_then(|p| p.parse::<i32>().ok());
-            // SAFETY: kill with signal 0 sends nothing; it only asks whether `pid` exists.
-            let gone = pid.is_some_and(|pid| {
-                let alive = unsafe { libc::kill(pid, 0) } == 0;
-                !alive && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH)
-            });
+            // kill with signal 0 sends nothing; it only asks whether `pid` exists.
+            let gone = pid
+                .and_then(rustix::process::Pid::from_raw)
+                .is_some_and(|pid| {
+                    rustix::process::test_kill_process(pid) == Err(rustix::io::Errno::SRCH)
+                });
             if gone {
                 let _ = std::fs::remove_dir_all(entry.path());
             }
@@ -272,7 +275,11 @@ fn the_original_is_checked_alongside_the_first_candidates() {
     let d = logging_case(false, "0.5");
     d.reduce(&["-q", "--jobs", "2"])
         .expect_code(5)
-        .expect_stderr("the oracle does not find the original input interesting (exit code 1)");
+        .expect_message(&d, &expect![[r#"
+            treedd: error: the oracle does not find the original input interesting (exit code 1)
+              the oracle must exit 0 on the original input; reproduce its run with:
+              d=$(mktemp -d) && cp $DIR/input.txt "$d"/input.txt && (cd "$d" && $DIR/oracle.sh "$d"/input.txt); echo "exit status $?"
+        "#]]);
     assert!(
         !logged(&d, "cand").is_empty(),
         "no candidate ran during the check"

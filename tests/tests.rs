@@ -11,7 +11,7 @@ mod oracle;
 mod text;
 // The ddmin variants of the papers and the tree algorithms' options, through the flags.
 mod options;
-// Every fatal error: message and exit code.
+// Every fatal error: the whole message and the exit code.
 mod errors;
 // Ctrl-C (SIGINT/SIGTERM): exit 130, best result kept.
 mod signals;
@@ -30,3 +30,5 @@ mod reliability;
 mod jobs;
 // --launcher srun on a real single-node Slurm.
 mod cluster;
+// Failures found in use, each pinned to its smallest case.
+mod regression;

@@ -165,6 +165,33 @@ impl Run {
         (recipe, stdout, stderr)
     }
 
+    /// Assert the whole message on stderr: every line but the progress lines (whose counts
+    /// and times vary), with the test directory `d` shown as `$DIR` and the process id and
+    /// random part of temporary names as `PID` and `XXXXXX` (`.treedd-XXXXXX`,
+    /// `treedd-run-PID-XXXXXX`).
+    #[track_caller]
+    pub fn expect_message(&self, d: &Dir, expected: &expect_test::Expect) -> &Run {
+        let dir = d.path.to_string_lossy();
+        let message: String = self
+            .stderr
+            .split_inclusive('\n')
+            .filter(|l| !(l.contains(" oracle runs, ") && l.contains(" cache hits, ")))
+            .map(|l| {
+                let l = l.replace(dir.as_ref(), "$DIR");
+                let l = mask_after(&l, "treedd-run-", |c| c.is_ascii_digit(), "PID");
+                let l = mask_after(
+                    &l,
+                    "treedd-run-PID-",
+                    |c| c.is_ascii_alphanumeric(),
+                    "XXXXXX",
+                );
+                mask_after(&l, "treedd-", |c| c.is_ascii_alphanumeric(), "XXXXXX")
+            })
+            .collect();
+        expected.assert_eq(&message);
+        self
+    }
+
     #[track_caller]
     pub fn expect_stderr(&self, needle: &str) -> &Run {
         assert!(
@@ -174,6 +201,31 @@ impl Run {
         );
         self
     }
+}
+
+/// `text` with the run of characters that `keep` accepts right after each `prefix` replaced
+/// by `mask` (a run of 6 when the mask is `XXXXXX`, as `mkstemp` makes them).
+fn mask_after(text: &str, prefix: &str, keep: impl Fn(char) -> bool, mask: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(prefix) {
+        let (head, tail) = rest.split_at(at + prefix.len());
+        out.push_str(head);
+        let run: usize = tail
+            .chars()
+            .take_while(|&c| keep(c))
+            .map(char::len_utf8)
+            .sum();
+        let fits = mask != "XXXXXX" || run == 6;
+        if run > 0 && fits && !tail.starts_with(mask) {
+            out.push_str(mask);
+            rest = &tail[run..];
+        } else {
+            rest = tail;
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Lines `0..n` joined, each with a trailing newline.
