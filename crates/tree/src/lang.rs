@@ -1,3 +1,9 @@
+//! The languages: the built-in grammars, registered in one `builtins!` table (one line each:
+//! variant, name, tree-sitter language, other names, extensions; the tables come from
+//! `grammars/<name>/`), plain text, and grammars loaded at run time ([`Lang::Loaded`], see
+//! `loader.rs`). [`LangData`] is a grammar's data as the tree crate uses it, built once per
+//! process. Each `lang/<name>.rs` holds that language's tests.
+
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::OnceLock;

@@ -2,6 +2,12 @@
 //! writer, the signal handler and the algorithm with a progress ticker. The check of the
 //! original and the default timeout are in `original.rs`, the resume flow in `resuming.rs`,
 //! the `--stats` report and the summary line in `summary.rs`.
+//!
+//! **Cancellation.** The signal thread calls `CommandOracle::cancel` (kills every running
+//! group) and `Judge::cancel` (raises the stop flag that ddmin and every tree loop read): runs
+//! return `Cancelled`, the algorithms unwind, and the CLI exits 130 leaving the best file in
+//! place (and the state file, for `--resume`). SIGKILL skips all of this: the watchdog then
+//! kills the oracles and removes the scratch directory (`treedd_proc`'s reaper).
 
 mod original;
 mod resuming;
