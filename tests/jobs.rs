@@ -1,6 +1,8 @@
 //! The output never depends on `--jobs`. Every fixture, with its real oracle, is
 //! reduced with the default preset and every `--jobs` from 1 to 8; the outputs must be
-//! byte-identical. The oracle is wrapped in a memo keyed by the candidate's SHA-256 (shared by
+//! byte-identical, and equal to the expected output `tests/reduced/<lang>/<case>/balanced.<ext>`
+//! (refreshed with `UPDATE_EXPECT=1`).
+//! The oracle is wrapped in a memo keyed by the candidate's SHA-256 (shared by
 //! the eight runs of a fixture), so each distinct candidate costs one real run: `--jobs 8`
 //! runs first and pays for its bets, the others mostly find their answers in the memo.
 //!
@@ -15,7 +17,7 @@ use std::path::{Path, PathBuf};
 
 use expect_test::expect;
 
-use crate::util::{fixtures, Dir};
+use crate::util::{check_reduced, fixtures, Dir};
 
 /// The memo of `case`'s oracle in this test process, under `CARGO_TARGET_TMPDIR`; the memos
 /// of test processes that have ended are removed the first time.
@@ -114,7 +116,9 @@ fn same_output_for_every_jobs(case: &str) {
             ),
         }
     }
-    assert_fixed_point(&d, case, &input, &first.unwrap(), &[]);
+    let first = first.unwrap();
+    check_reduced(case, "balanced", &input, &first);
+    assert_fixed_point(&d, case, &input, &first, &[]);
 }
 
 /// Idempotence for the other presets: `--preset smallest` and `--preset fastest`

@@ -251,6 +251,25 @@ pub fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
 }
 
+/// `output` is the expected reduction of the fixture `case` (`lang/name`) with `preset`,
+/// the file `tests/reduced/<case>/<preset>.<ext>` (`ext` of the fixture's `input`); refresh
+/// the files with `UPDATE_EXPECT=1`.
+#[track_caller]
+pub fn check_reduced(case: &str, preset: &str, input: &str, output: &[u8]) {
+    let ext = input.rsplit_once('.').map_or("txt", |(_, e)| e);
+    let expected = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/reduced")
+        .join(case)
+        .join(format!("{preset}.{ext}"));
+    let output = std::str::from_utf8(output).expect("a fixture's output is UTF-8");
+    if std::env::var_os("UPDATE_EXPECT").is_some() {
+        if let Some(dir) = expected.parent() {
+            fs::create_dir_all(dir).unwrap();
+        }
+    }
+    expect_test::expect_file![expected].assert_eq(output);
+}
+
 impl Dir {
     /// Copy every file of `fixtures/<case>` into this directory (tests never write into the
     /// repository).
