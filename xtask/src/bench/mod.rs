@@ -16,11 +16,13 @@
 //! Modules: `cli` (arguments), `config` (what is run: treedd configurations, peers), `suite`
 //! (finding cases), `run` (one watched run), `store` (results.jsonl, CSV), `tables` and
 //! `paper` (Markdown tables, the papers' figures), `plot` (SVG), `report` (tables.md and
-//! publishing), `micro` (the reducer's own overhead).
+//! publishing), `micro` (the reducer's own overhead), `docs` (the figures the Markdown
+//! documents quote, generated from the published ones).
 
 mod bare_runs;
 mod cli;
 mod config;
+mod docs;
 mod measure;
 mod micro;
 mod paper;
@@ -43,6 +45,7 @@ use anyhow::{bail, Context as _, Result};
 
 use cli::{Invocation, SuiteOptions};
 use config::Config;
+pub use docs::main as docs_main;
 pub use micro::marker_oracle_mode;
 use paper::{load_paper_tables, paper_example, paper_reference_table};
 use report::{publish_report, write_report};
@@ -75,9 +78,23 @@ pub fn main(args: &[String]) -> Result<()> {
             Ok(())
         }
         Invocation::Suite(opts) => run_suite(&opts),
-        Invocation::Micro { treedd, publish } => micro::micro(treedd, publish),
-        Invocation::Speculation { treedd, publish } => speculation::speculation(treedd, publish),
+        Invocation::Micro { treedd, publish } => {
+            micro::micro(treedd, publish)?;
+            refresh_docs(publish)
+        }
+        Invocation::Speculation { treedd, publish } => {
+            speculation::speculation(treedd, publish)?;
+            refresh_docs(publish)
+        }
     }
+}
+
+/// After publishing: the generated blocks of the documents follow the published figures.
+fn refresh_docs(published: bool) -> Result<()> {
+    if published {
+        docs::refresh(&workspace_root(), true)?;
+    }
+    Ok(())
 }
 
 /// Build the release binary, or use the one given.
@@ -105,6 +122,21 @@ pub(crate) fn treedd_binary(root: &Path, given: Option<PathBuf>) -> Result<PathB
 /// `docs/bench/<suite>/`, where `--publish` puts a suite's report.
 fn published_dir(root: &Path, suite: &str) -> PathBuf {
     root.join("docs").join("bench").join(suite)
+}
+
+/// The suites with a published report: the folders of `docs/bench/` that hold a `tables.md`,
+/// `results.jsonl` or `results.csv` (not `docs/bench/runs/`, the dated records), in name order.
+fn published_suites(root: &Path) -> Result<Vec<String>> {
+    let docs = root.join("docs").join("bench");
+    Ok(suite::sorted_subdirs(&docs)?
+        .into_iter()
+        .filter(|dir| {
+            ["tables.md", "results.jsonl", "results.csv"]
+                .iter()
+                .any(|f| dir.join(f).is_file())
+        })
+        .filter_map(|dir| Some(dir.file_name()?.to_string_lossy().into_owned()))
+        .collect())
 }
 
 /// Re-render the published report of `suite` (`docs/bench/<suite>/results.jsonl`) into
@@ -137,7 +169,7 @@ fn run_suite(opts: &SuiteOptions) -> Result<()> {
             "bench: {} re-rendered from its results.jsonl",
             docs.display()
         );
-        return Ok(());
+        return refresh_docs(true);
     }
     let (suite, dir) = resolve_suite(&root, &opts.suite)?;
     let out = root.join("target").join("bench").join(&suite);
@@ -238,6 +270,7 @@ fn run_suite(opts: &SuiteOptions) -> Result<()> {
         let docs = published_dir(&root, &suite);
         publish_report(&out, &docs, &rows)?;
         eprintln!("bench: report published to {}", docs.display());
+        refresh_docs(true)?;
     }
     let paper = rows
         .iter()
@@ -278,8 +311,8 @@ mod tests {
             paper::DISSERTATION
         );
         let mut checked = 0;
-        for dir in suite::sorted_subdirs(&docs).unwrap() {
-            let suite = dir.file_name().unwrap().to_string_lossy().into_owned();
+        for suite in published_suites(&root).unwrap() {
+            let dir = docs.join(&suite);
             assert!(
                 dir.join("results.jsonl").is_file(),
                 "{}: no results.jsonl to re-render from",

@@ -17,7 +17,7 @@ use super::tables::{cases_of, detail_table, family_table, index, other_table, Me
 
 /// When and where the rows were measured, from the rows themselves (so that the same rows
 /// always render the same report).
-fn provenance(rows: &[Row]) -> String {
+pub(super) fn provenance(rows: &[Row]) -> String {
     let dates: BTreeSet<&str> = rows.iter().map(|r| r.date.as_str()).collect();
     let machines: BTreeSet<&str> = rows.iter().filter_map(|r| r.machine.as_deref()).collect();
     let mut out = match (dates.first(), dates.last()) {
