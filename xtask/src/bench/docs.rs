@@ -319,12 +319,13 @@ pub(super) fn suite_section(suite: &str, all: &[Row], plots: &[String], link: &s
             .iter()
             .filter(|c| matches!(c, Config::Tree(..) | Config::TextDdmin | Config::Peer(_)))
             .collect();
-        for other in others {
-            if let Some(line) = compare(&cases, |case, c| find(case, c), &default, other) {
-                let _ = writeln!(md, "- {line}");
-            }
+        let lines: Vec<String> = others
+            .into_iter()
+            .filter_map(|other| compare(&cases, |case, c| find(case, c), &default, other))
+            .collect();
+        for line in lines {
+            let _ = write!(md, "{line} ");
         }
-        md.push('\n');
     }
     let _ = write!(
         md,
@@ -676,14 +677,14 @@ mod tests {
         );
         assert!(
             md.contains(
-                "- The default against C-Reduce: smaller on 1 of the 2 cases both ran, as small \
+                " The default against C-Reduce: smaller on 1 of the 2 cases both ran, as small \
                  on 0, larger on 1; 0.25x C-Reduce's oracle runs in all on the 1 neither cut at \
-                 the time limit.\n"
+                 the time limit. Every configuration and run:"
             ),
             "{md}"
         );
         assert!(
-            md.contains("- The default against HDD\\*: smaller on 1 of the 1 case both ran"),
+            md.contains("\n\nThe default against HDD\\*: smaller on 1 of the 1 case both ran"),
             "{md}"
         );
         assert!(
