@@ -28,6 +28,7 @@ mod micro;
 mod paper;
 mod peers;
 mod plot;
+mod progress;
 mod report;
 mod run;
 mod speculation;

@@ -11,9 +11,13 @@ use treedd_reduce::{Base, Hoisting};
 
 use super::config::{family, Config};
 use super::paper::{paper_family_table, paper_reference_table, PaperFigures};
-use super::plot::{curve_points, curves_svg, scatter_points, scatter_svg};
+use super::plot::{
+    curve_points, curves_svg, scatter_points, scatter_svg, time_curve_points, time_curves_svg,
+};
+use super::progress::{checkpoint_section, WALL_CHECKPOINTS};
 use super::store::{render_csv, write_jsonl, Row};
-use super::tables::{cases_of, detail_table, family_table, index, other_table, Measure};
+use super::suite::paper_case_name;
+use super::tables::{cases_of, detail_table, family_table, index, md_escape, other_table, Measure};
 
 /// When and where the rows were measured, from the rows themselves (so that the same rows
 /// always render the same report).
@@ -136,11 +140,43 @@ pub(super) fn write_report(
                 other_table(&idx, &cases, &others_unique, Measure::Runs)
             );
         }
+        md.push_str(&checkpoint_section(rows, j));
         write_curves(&mut md, suite, out, rows, &cases, j)?;
+        write_time_curves(&mut md, suite, out, rows, &cases, j)?;
     }
     let _ = writeln!(md, "### Every run\n\n{}", detail_table(rows));
     fs::write(out.join("tables.md"), &md)?;
     Ok(md)
+}
+
+/// The series of one case's plot: every configuration of `jobs` without an error that has
+/// a curve (`points`), named as in the tables.
+fn case_series(
+    rows: &[Row],
+    case: &str,
+    jobs: usize,
+    points: fn(&Row) -> Option<Vec<(f64, f64)>>,
+) -> Vec<(String, Vec<(f64, f64)>)> {
+    rows.iter()
+        .filter(|r| r.case == case && r.jobs == jobs && r.error.is_none())
+        .filter_map(|r| {
+            let name = Config::parse(&r.config).map_or(r.config.clone(), |c| c.paper_name());
+            Some((name, points(r)?))
+        })
+        .collect()
+}
+
+/// A case's name in a file name.
+fn file_slug(case: &str) -> String {
+    case.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
 }
 
 /// One plot per case of the size over oracle runs of every configuration that has a trace
@@ -155,28 +191,11 @@ fn write_curves(
 ) -> Result<()> {
     let mut files = Vec::new();
     for case in cases {
-        let series: Vec<(String, Vec<(f64, f64)>)> = rows
-            .iter()
-            .filter(|r| &r.case == case && r.jobs == jobs && r.error.is_none())
-            .filter_map(|r| {
-                let name = Config::parse(&r.config).map_or(r.config.clone(), |c| c.paper_name());
-                Some((name, curve_points(r)?))
-            })
-            .collect();
+        let series = case_series(rows, case, jobs, curve_points);
         if series.is_empty() {
             continue;
         }
-        let slug: String = case
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || c == '-' {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect();
-        let file = format!("curves-{slug}-j{jobs}.svg");
+        let file = format!("curves-{}-j{jobs}.svg", file_slug(case));
         curves_svg(
             &out.join(&file),
             &format!("{case}: size over oracle runs ({suite}, jobs {jobs})"),
@@ -194,6 +213,44 @@ fn write_curves(
         for (case, file) in files {
             let _ = writeln!(md, "![{case}: size over oracle runs]({file})\n");
         }
+    }
+    Ok(())
+}
+
+/// One plot per case of the size over wall time of every configuration (peers included)
+/// that has a trace, beside the size over oracle runs, and its Markdown: links, one line.
+fn write_time_curves(
+    md: &mut String,
+    suite: &str,
+    out: &Path,
+    rows: &[Row],
+    cases: &[String],
+    jobs: usize,
+) -> Result<()> {
+    let mut links = Vec::new();
+    for case in cases {
+        let series = case_series(rows, case, jobs, time_curve_points);
+        if series.is_empty() {
+            continue;
+        }
+        let file = format!("time-{}-j{jobs}.svg", file_slug(case));
+        time_curves_svg(
+            &out.join(&file),
+            &format!("{case}: size over wall time ({suite}, jobs {jobs})"),
+            &series,
+            &WALL_CHECKPOINTS,
+        )?;
+        links.push(format!("[{}]({file})", md_escape(&paper_case_name(case))));
+    }
+    if !links.is_empty() {
+        let _ = writeln!(
+            md,
+            "### Progress: output size over wall time, jobs {jobs}\n\n\
+             Best size so far (non-whitespace characters, log scale) over wall time, every \
+             reducer of the case in one plot; dotted lines at the checkpoints of 1, 5, 15 and \
+             60 minutes: {}.\n",
+            links.join(", ")
+        );
     }
     Ok(())
 }
@@ -291,6 +348,21 @@ mod tests {
             "a curve for the case with a trace: {md}"
         );
         assert!(!md.contains("curves-helloworld"), "none without a trace");
+        assert!(
+            md.contains("### Progress: size at checkpoints, jobs 1")
+                && md.contains("| x | HDD\\* | 100 | 100 | 100 | 100 | — | — | — |"),
+            "a checkpoint table for the row with a trace: {md}"
+        );
+        assert!(
+            md.contains("### Progress: output size over wall time, jobs 1")
+                && md.contains("[x](time-x-j1.svg)"),
+            "curves over wall time: {md}"
+        );
+        let svg = fs::read_to_string(dir.path().join("time-x-j1.svg")).unwrap();
+        assert!(
+            svg.contains("wall time (seconds)") && svg.contains("log scale"),
+            "{svg}"
+        );
         let csv = fs::read_to_string(dir.path().join("results.csv")).unwrap();
         assert_eq!(csv.lines().count(), rows.len() + 1);
         assert!(dir.path().join("tables.md").is_file());
@@ -312,7 +384,8 @@ mod tests {
                 "results.csv",
                 "results.jsonl",
                 "scatter-hdd-j1.svg",
-                "tables.md"
+                "tables.md",
+                "time-x-j1.svg"
             ]
         );
     }
