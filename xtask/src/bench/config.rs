@@ -52,19 +52,38 @@ fn hoist_flag(hoist: Hoisting) -> &'static str {
 pub(super) enum Peer {
     CReduce,
     CVise,
-    /// David R. MacIver's Shrink Ray as on PyPI (`shrinkray` 0.0.2, an early 2018 release).
+    /// David R. MacIver's Shrink Ray as on PyPI today, in a Python 3.12 virtual environment
+    /// of its own (`SHRINKRAY_VENV`).
     ShrinkRay,
+    /// Langston Barrett's treereduce, one program per language (`treereduce-c`, ...).
+    TreeReduce,
 }
 
-impl Peer {
-    pub(super) const ALL: [Peer; 3] = [Peer::CReduce, Peer::CVise, Peer::ShrinkRay];
+/// Where `--peers shrinkray` looks first for Shrink Ray, below the home folder: a Python 3.12
+/// virtual environment holding today's release (the PyPI name's old 0.0.2 of 2018 is
+/// another program).
+pub(super) const SHRINKRAY_VENV: &str = ".cache/treedd-bench/shrinkray-venv";
 
-    /// Name in results and on the command line; also the program's name.
+/// The languages treereduce has a program for (`treereduce-<language>`, crates.io 0.4.1),
+/// among treedd's.
+pub(super) const TREEREDUCE_LANGUAGES: [&str; 4] = ["c", "java", "javascript", "rust"];
+
+impl Peer {
+    pub(super) const ALL: [Peer; 4] = [
+        Peer::CReduce,
+        Peer::CVise,
+        Peer::ShrinkRay,
+        Peer::TreeReduce,
+    ];
+
+    /// Name in results and on the command line; also the program's name (treereduce's
+    /// programs add the language: [`Peer::program_name`]).
     pub(super) fn slug(self) -> &'static str {
         match self {
             Peer::CReduce => "creduce",
             Peer::CVise => "cvise",
             Peer::ShrinkRay => "shrinkray",
+            Peer::TreeReduce => "treereduce",
         }
     }
 
@@ -74,15 +93,36 @@ impl Peer {
             Peer::CReduce => "C-Reduce",
             Peer::CVise => "C-Vise",
             Peer::ShrinkRay => "Shrink Ray",
+            Peer::TreeReduce => "treereduce",
         }
     }
 
-    /// How to install the peer's program, for the error when it is not in `PATH`.
-    pub(super) fn install_hint(self) -> &'static str {
+    /// The program that reduces inputs of treedd's `language`, or `None` if the peer has
+    /// none for it (treereduce: no C++, TypeScript, Python or Go).
+    pub(super) fn program_name(self, language: &str) -> Option<String> {
         match self {
-            Peer::CReduce => "apt-get install creduce",
-            Peer::CVise => "apt-get install cvise",
-            Peer::ShrinkRay => "pip install shrinkray==0.0.2",
+            Peer::TreeReduce => TREEREDUCE_LANGUAGES
+                .contains(&language)
+                .then(|| format!("treereduce-{language}")),
+            other => Some(other.slug().to_string()),
+        }
+    }
+
+    /// How to install the peer's program, for the error when it is not found.
+    pub(super) fn install_hint(self) -> String {
+        match self {
+            Peer::CReduce => "apt-get install creduce".to_string(),
+            Peer::CVise => "apt-get install cvise".to_string(),
+            Peer::ShrinkRay => format!(
+                "~/.pyenv/versions/3.12.1/bin/python -m venv ~/{SHRINKRAY_VENV} && \
+                 ~/{SHRINKRAY_VENV}/bin/pip install shrinkray"
+            ),
+            Peer::TreeReduce => format!(
+                "cargo install {}",
+                TREEREDUCE_LANGUAGES
+                    .map(|l| format!("treereduce-{l}"))
+                    .join(" ")
+            ),
         }
     }
 
@@ -93,7 +133,10 @@ impl Peer {
                 .into_iter()
                 .find(|p| p.slug() == name.to_ascii_lowercase())
                 .ok_or_else(|| {
-                    anyhow!("--peers: unknown reducer `{name}`; known: creduce, cvise, shrinkray")
+                    anyhow!(
+                        "--peers: unknown reducer `{name}`; known: creduce, cvise, shrinkray, \
+                         treereduce"
+                    )
                 })?;
             if !out.contains(&peer) {
                 out.push(peer);
@@ -558,5 +601,15 @@ mod tests {
         }
         assert_eq!(Config::Peer(Peer::CVise).paper_name(), "C-Vise");
         assert_eq!(Config::Peer(Peer::ShrinkRay).paper_name(), "Shrink Ray");
+        assert_eq!(Peer::parse_list("treereduce").unwrap(), [Peer::TreeReduce]);
+        assert_eq!(
+            Peer::TreeReduce.program_name("javascript").as_deref(),
+            Some("treereduce-javascript")
+        );
+        assert_eq!(Peer::TreeReduce.program_name("cpp"), None);
+        assert_eq!(Peer::CVise.program_name("cpp").as_deref(), Some("cvise"));
+        assert!(Peer::TreeReduce
+            .install_hint()
+            .contains("treereduce-c treereduce-java"));
     }
 }

@@ -38,7 +38,7 @@ mod tables;
 #[cfg(test)]
 mod test_util;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -188,15 +188,20 @@ fn run_suite(opts: &SuiteOptions) -> Result<()> {
             }
             cases.retain(|c| wanted.contains(&c.name));
         }
-        // Only peers (`--configs none`): no treedd to build.
-        let treedd = if opts.configs.is_empty() {
-            None
-        } else {
-            Some(treedd_binary(&root, opts.treedd.clone())?)
-        };
-        let mut peers = Vec::new();
+        // The peers' programs for the cases' languages, found before anything runs.
+        let mut programs: BTreeMap<(&str, &str), Option<PathBuf>> = BTreeMap::new();
         for &peer in &opts.peers {
-            peers.push((peer, peers::find_program(peer)?));
+            for case in &cases {
+                let found = match peers::find_program(peer, case.language()) {
+                    Ok(found) => found,
+                    Err(e) if opts.dry_run => {
+                        eprintln!("bench: {e}");
+                        None
+                    }
+                    Err(e) => return Err(e),
+                };
+                programs.insert((peer.slug(), case.language()), found);
+            }
         }
         let mut configs = opts.configs.clone();
         configs.extend(opts.peers.iter().map(|&p| Config::Peer(p)));
@@ -205,6 +210,17 @@ fn run_suite(opts: &SuiteOptions) -> Result<()> {
             for config in &configs {
                 if config.needs_grammar() && case.language() == "text" {
                     continue;
+                }
+                if let Config::Peer(peer) = config {
+                    if peer.program_name(case.language()).is_none() {
+                        eprintln!(
+                            "bench: {} has no program for {} ({}): not run",
+                            peer.title(),
+                            case.language(),
+                            case.name
+                        );
+                        continue;
+                    }
                 }
                 for &jobs in &opts.jobs {
                     if opts.rerun || !store.finished(&case.name, &config.slug(), jobs) {
@@ -220,13 +236,25 @@ fn run_suite(opts: &SuiteOptions) -> Result<()> {
             plan.len(),
             opts.time_limit
         );
+        if opts.dry_run {
+            print!("{}", suite::listing(&cases));
+            for (case, config, jobs) in &plan {
+                println!("run: {} {} --jobs {jobs}", case.name, config.slug());
+            }
+            return Ok(());
+        }
+        // Only peers (`--configs none`): no treedd to build.
+        let treedd = if opts.configs.is_empty() {
+            None
+        } else {
+            Some(treedd_binary(&root, opts.treedd.clone())?)
+        };
         for (i, (case, config, jobs)) in plan.iter().enumerate() {
             let row = match config {
                 Config::Peer(peer) => {
-                    let program = peers
-                        .iter()
-                        .find(|(p, _)| p == peer)
-                        .map(|(_, path)| path.as_path())
+                    let program = programs
+                        .get(&(peer.slug(), case.language()))
+                        .and_then(Option::as_deref)
                         .context("peer without a program")?;
                     peers::run_peer(*peer, program, case, *jobs, opts.time_limit)?
                 }

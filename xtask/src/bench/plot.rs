@@ -155,7 +155,7 @@ pub(super) fn time_curve_points(row: &Row) -> Option<Vec<(f64, f64)>> {
 /// Steps down from the input's size at x = 0 at every trace point (at `x(point)`), flat to
 /// `end` (or the last point).
 fn steps(row: &Row, x: impl Fn(&TracePoint) -> f64, end: Option<f64>) -> Option<Vec<(f64, f64)>> {
-    let trace = row.trace.as_ref()?;
+    let trace = row.usable_trace()?;
     let mut size = row.input_chars as f64;
     let mut points = vec![(0.0, size)];
     for p in trace {

@@ -23,7 +23,7 @@ pub(super) const SHARES: [u64; 3] = [50, 90, 99];
 /// the first improvement, the output's once the run has ended. `None` past the run's time
 /// limit, or without a trace.
 pub(super) fn size_at_seconds(row: &Row, seconds: f64) -> Option<u64> {
-    let trace = row.trace.as_ref()?;
+    let trace = row.usable_trace()?;
     if seconds > row.time_limit_seconds {
         return None;
     }
@@ -43,7 +43,7 @@ pub(super) fn size_at_seconds(row: &Row, seconds: f64) -> Option<u64> {
 /// `None` if the run was cut at the time limit before that many runs, or without a trace or
 /// a count of oracle runs.
 pub(super) fn size_at_runs(row: &Row, runs: u64) -> Option<u64> {
-    let trace = row.trace.as_ref()?;
+    let trace = row.usable_trace()?;
     let total = row.oracle_runs?;
     if runs > total {
         return (!row.timed_out).then_some(row.output_chars);
@@ -61,7 +61,7 @@ pub(super) fn size_at_runs(row: &Row, runs: u64) -> Option<u64> {
 /// what it removed in the end (input minus output). `None` if it removed nothing, or without
 /// a trace.
 pub(super) fn time_to_remove(row: &Row, percent: u64) -> Option<(f64, u64)> {
-    let trace = row.trace.as_ref()?;
+    let trace = row.usable_trace()?;
     let total = row.input_chars.checked_sub(row.output_chars)?;
     if total == 0 {
         return None;
@@ -114,7 +114,7 @@ pub(super) fn checkpoint_table(rows: &[&Row]) -> Option<String> {
     let rows: Vec<&Row> = rows
         .iter()
         .copied()
-        .filter(|r| r.trace.is_some() && r.error.is_none())
+        .filter(|r| r.usable_trace().is_some() && r.error.is_none())
         .collect();
     if rows.is_empty() {
         return None;

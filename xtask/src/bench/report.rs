@@ -36,6 +36,34 @@ pub(super) fn provenance(rows: &[Row]) -> String {
     out
 }
 
+/// The versions of the peers that ran (rows that record one), by peer, or `None`.
+pub(super) fn versions(rows: &[Row]) -> Option<String> {
+    let mut by_peer: Vec<(String, BTreeSet<&str>)> = Vec::new();
+    for r in rows {
+        let Some(v) = r.version.as_deref() else {
+            continue;
+        };
+        let name = Config::parse(&r.config).map_or(r.config.clone(), |c| c.paper_name());
+        match by_peer.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, set)) => {
+                set.insert(v);
+            }
+            None => by_peer.push((name, BTreeSet::from([v]))),
+        }
+    }
+    if by_peer.is_empty() {
+        return None;
+    }
+    let list: Vec<String> = by_peer
+        .iter()
+        .map(|(name, set)| {
+            let versions: Vec<String> = set.iter().map(|v| format!("`{v}`")).collect();
+            format!("{} {}", md_escape(name), versions.join(", "))
+        })
+        .collect();
+    Some(format!("Versions of the peers: {}.", list.join("; ")))
+}
+
 /// Write `tables.md`, `results.csv` and the plots for `rows` into `out`; the Markdown.
 /// Depends on nothing but `rows` and `paper`: the same results give the same files.
 pub(super) fn write_report(
@@ -57,6 +85,9 @@ pub(super) fn write_report(
          `?`: not reported.\n",
         provenance(rows)
     );
+    if let Some(line) = versions(rows) {
+        let _ = writeln!(md, "{line}\n");
+    }
     let cases = cases_of(rows);
     let jobs: BTreeSet<usize> = rows.iter().map(|r| r.jobs).collect();
     for &j in &jobs {
@@ -314,6 +345,22 @@ mod tests {
             size: 100,
         }]);
         let md = write_report("demo", dir.path(), &rows, &PaperFigures::new()).unwrap();
+        assert!(!md.contains("Versions of the peers"), "none recorded");
+        let mut peers = vec![
+            row("x", "cvise", 60, Some(9)),
+            row("y", "cvise", 6, Some(9)),
+        ];
+        peers.push(row("x", "treereduce", 70, Some(9)));
+        peers.push(row("y", "treereduce", 7, Some(9)));
+        peers[0].version = Some("cvise 2.7.0 (d9e4a505)".into());
+        peers[1].version = peers[0].version.clone();
+        peers[2].version = Some("treereduce-c 0.4.1".into());
+        peers[3].version = Some("treereduce-java 0.4.1".into());
+        assert_eq!(
+            versions(&peers).unwrap(),
+            "Versions of the peers: C-Vise `cvise 2.7.0 (d9e4a505)`; treereduce \
+             `treereduce-c 0.4.1`, `treereduce-java 0.4.1`."
+        );
         assert!(
             md.contains("### Hoisting and HDD: output sizes, jobs 1"),
             "{md}"

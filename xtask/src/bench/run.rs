@@ -347,6 +347,7 @@ pub(super) fn row_of_run(
         date: now_utc(),
         machine: Some(machine_summary()),
         trace: None,
+        version: None,
     }
 }
 
