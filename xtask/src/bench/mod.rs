@@ -192,6 +192,9 @@ fn run_suite(opts: &SuiteOptions) -> Result<()> {
         let mut programs: BTreeMap<(&str, &str), Option<PathBuf>> = BTreeMap::new();
         for &peer in &opts.peers {
             for case in &cases {
+                if programs.contains_key(&(peer.slug(), case.language())) {
+                    continue;
+                }
                 let found = match peers::find_program(peer, case.language()) {
                     Ok(found) => found,
                     Err(e) if opts.dry_run => {
