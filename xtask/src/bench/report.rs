@@ -180,13 +180,16 @@ pub(super) fn write_report(
     Ok(md)
 }
 
+/// A curve's points from a row (`plot::curve_points`, `plot::time_curve_points`).
+type Curve = fn(&Row) -> Option<Vec<(f64, f64)>>;
+
 /// The series of one case's plot: every configuration of `jobs` without an error that has
 /// a curve (`points`), named as in the tables.
 fn case_series(
     rows: &[Row],
     case: &str,
     jobs: usize,
-    points: fn(&Row) -> Option<Vec<(f64, f64)>>,
+    points: Curve,
 ) -> Vec<(String, Vec<(f64, f64)>)> {
     rows.iter()
         .filter(|r| r.case == case && r.jobs == jobs && r.error.is_none())

@@ -291,7 +291,9 @@ mod tests {
     fn the_new_suites_layouts_are_discovered() {
         let dir = Scratch::new("discover-new").unwrap();
         let sh = "#!/bin/sh\n";
-        let layouts: [(&str, &[(&str, &str)], &[&str]); 7] = [
+        // (suite, its cases as (folder, input), the other files of a case)
+        type Layout<'a> = (&'a str, &'a [(&'a str, &'a str)], &'a [&'a str]);
+        let layouts: [Layout; 7] = [
             (
                 "c-ice-large",
                 &[
