@@ -7,7 +7,9 @@
 //! time limit. One JSON row per run is appended to `target/bench/<suite>/results.jsonl`, so an
 //! interrupted benchmark resumes where it stopped; from all rows the harness renders
 //! `results.csv`, `tables.md` (the format of the dissertation's Tables 7.3-7.10) and one SVG
-//! scatter plot per base algorithm (Figure 7.9).
+//! scatter plot per base algorithm (Figure 7.9), and progress over time: per case, the size
+//! at fixed checkpoints of wall time and oracle runs, and curves over runs and over wall time
+//! of every configuration and peer.
 //!
 //! `cargo xtask bench micro` measures the reducer itself: oracle runs per second with a no-op
 //! oracle (this very binary, started with `XTASK_BENCH_MARKERS` set), the reducer's own CPU
@@ -15,7 +17,8 @@
 //!
 //! Modules: `cli` (arguments), `config` (what is run: treedd configurations, peers), `suite`
 //! (finding cases), `run` (one watched run), `store` (results.jsonl, CSV), `tables` and
-//! `paper` (Markdown tables, the papers' figures), `plot` (SVG), `report` (tables.md and
+//! `paper` (Markdown tables, the papers' figures), `progress` (sizes at checkpoints of wall
+//! time and oracle runs, time to remove 50/90/99%), `plot` (SVG), `report` (tables.md and
 //! publishing), `micro` (the reducer's own overhead), `docs` (the figures the Markdown
 //! documents quote, generated from the published ones).
 
