@@ -234,11 +234,19 @@ fn draw_curves(
     use plotters::prelude::*;
 
     let all = series.iter().flat_map(|(_, p)| p.iter().copied());
-    let (mut x_max, mut y_max) = (1.0f64, 10.0f64);
+    let (mut x_max, mut y_max, mut y_min) = (1.0f64, 10.0f64, f64::INFINITY);
     for (x, y) in all {
         x_max = x_max.max(x);
         y_max = y_max.max(y);
+        y_min = y_min.min(y);
     }
+    // The size axis starts at the power of ten below the smallest size (at 1 at least).
+    let y_low = if y_min.is_finite() && y_min >= 1.0 {
+        10f64.powi(y_min.log10().floor() as i32).min(y_max / 10.0)
+    } else {
+        1.0
+    }
+    .max(1.0);
     let err = |e: &dyn std::fmt::Display| anyhow!("plotting {}: {e}", path.display());
     // The legend gets its own column right of the plot, so it never hides a curve.
     let root = SVGBackend::new(path, (960, 540)).into_drawing_area();
@@ -249,7 +257,7 @@ fn draw_curves(
         .margin(12)
         .x_label_area_size(45)
         .y_label_area_size(60)
-        .build_cartesian_2d(0.0..x_max * 1.02, (1.0..y_max * 1.2).log_scale())
+        .build_cartesian_2d(0.0..x_max * 1.02, (y_low..y_max * 1.2).log_scale())
         .map_err(|e| err(&e))?;
     chart
         .configure_mesh()
@@ -264,7 +272,7 @@ fn draw_curves(
     for &m in marks {
         chart
             .draw_series(DashedLineSeries::new(
-                [(m, 1.0), (m, y_max * 1.2)],
+                [(m, y_low), (m, y_max * 1.2)],
                 2,
                 4,
                 grey,
@@ -275,7 +283,7 @@ fn draw_curves(
         let style = PALETTE[i % PALETTE.len()].stroke_width(2);
         // Every other round of the colors is dashed, so no two series look alike.
         let dashed = (i / PALETTE.len()) % 2 == 1;
-        let points: Vec<(f64, f64)> = points.iter().map(|&(x, y)| (x, y.max(1.0))).collect();
+        let points: Vec<(f64, f64)> = points.iter().map(|&(x, y)| (x, y.max(y_low))).collect();
         if dashed {
             chart
                 .draw_series(DashedLineSeries::new(points, 6, 4, style))
