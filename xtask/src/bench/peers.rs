@@ -59,7 +59,8 @@ pub(super) fn find_program(peer: Peer, language: &str) -> Result<Option<PathBuf>
 }
 
 /// The first line the peer's `PROGRAM --version` prints (`cvise 2.7.0 (d9e4a505)`,
-/// `treereduce-c 0.4.1`, `shrinkray, version 26.9.13.0`), or `None`.
+/// `shrinkray, version 26.9.13.0`), after the program's name if it does not start with it
+/// (`treereduce-c: treereduce 0.4.1`), or `None`.
 pub(super) fn peer_version(program: &Path) -> Option<String> {
     let out = Command::new(program)
         .arg("--version")
@@ -71,10 +72,20 @@ pub(super) fn peer_version(program: &Path) -> Option<String> {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    text.lines()
+    let line: String = text
+        .lines()
         .map(str::trim)
-        .find(|l| !l.is_empty())
-        .map(|l| l.chars().take(100).collect())
+        .find(|l| !l.is_empty())?
+        .chars()
+        .take(100)
+        .collect();
+    // treereduce's programs all print `treereduce 0.4.1`: say which one ran.
+    let name = program.file_name()?.to_string_lossy();
+    Some(if line.starts_with(&*name) {
+        line
+    } else {
+        format!("{name}: {line}")
+    })
 }
 
 /// Single-quote `s` for sh (and for Python's `shlex.split`, which Shrink Ray applies to its
@@ -748,12 +759,20 @@ mod tests {
     fn programs_are_found_per_language() {
         assert_eq!(find_program(Peer::TreeReduce, "cpp").unwrap(), None);
         assert_eq!(find_program(Peer::TreeReduce, "python").unwrap(), None);
-        // `sh` stands in for a peer's program: found in PATH, with a version line.
-        let sh = std::env::split_paths(&std::env::var_os("PATH").unwrap())
-            .map(|d| d.join("sh"))
-            .find(|p| p.is_file())
-            .unwrap();
-        assert!(peer_version(&sh).is_some() || peer_version(&sh).is_none());
+        // Stand-ins for the peers' programs print their versions.
         assert_eq!(peer_version(Path::new("/nonexistent/peer")), None);
+        let dir = Scratch::new("version").unwrap();
+        let fake = dir.path().join("treereduce-c");
+        script(&fake, "#!/bin/sh\necho\necho 'treereduce 0.4.1'\n");
+        assert_eq!(
+            peer_version(&fake).as_deref(),
+            Some("treereduce-c: treereduce 0.4.1")
+        );
+        let cvise = dir.path().join("cvise");
+        script(&cvise, "#!/bin/sh\necho 'cvise 2.7.0 (d9e4a505)' >&2\n");
+        assert_eq!(
+            peer_version(&cvise).as_deref(),
+            Some("cvise 2.7.0 (d9e4a505)")
+        );
     }
 }
