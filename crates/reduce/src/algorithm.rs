@@ -149,18 +149,17 @@ impl TreeConfig {
     /// - `fastest` = Coarse HDD^r*: the fewest oracle runs (0.51 x HDD*) for outputs about a
     ///   quarter larger than HDD*'s, as the dissertation also recommends.
     ///
-    /// The transformation passes are chosen on the real compiler crashes of the c-ice suite
-    /// first (docs/benchmarks.md, "Transformation passes"): `balanced` and `smallest` run all
-    /// nine, `fastest` none. On the six real gcc crashes `subtrees` and `tokens` shrink the
-    /// default's output on five (82 -> 64, 51 -> 40, 83 -> 77, 59 -> 57, 77 -> 76 characters)
-    /// for 1.03x to 1.13x the oracle runs (1.46x on the JRTS proxies, 1.23x on the fixtures).
-    /// The figures behind the choice (sizes against C-Reduce's, oracle runs) are in that
-    /// section of the docs.
+    /// The transformation passes are chosen on the real gcc crashes of the c-ice suite first
+    /// (docs/bench/runs/2026-11-23-presets.md): `balanced` and `smallest` run all nine,
+    /// `fastest` none. On the six real gcc crashes `subtrees` and `tokens` shrink the default's
+    /// output on five (82 -> 64, 51 -> 40, 83 -> 77, 59 -> 57, 77 -> 76 characters) for 1.03x
+    /// to 1.13x the oracle runs (1.46x on the JRTS proxies, 1.23x on the fixtures). The figures
+    /// behind the choice (sizes against C-Reduce's, oracle runs) are in that record.
     /// Every preset has the reference closure (`closure`, for languages that declare before
     /// use): on the six real gcc crashes it cuts the default's oracle runs by 47% (12,782 ->
     /// 6,819 at `--jobs 1`) for the same sizes; on six Perses proxies, whose oracles accept
     /// calls without declarations (which the closure asks), the same sizes as without it in
-    /// 0.36-0.94x the runs (docs/benchmarks.md).
+    /// 0.36-0.94x the runs (docs/bench/runs/2026-11-25-reference-closure.md).
     /// `smallest` also runs `balanced` from the input as an alternative (see
     /// [`TreeConfig::alternatives`]): HDD's path and HDDr's differ, and on one real gcc crash
     /// of six the default's is the shorter (59 vs 65 characters).

@@ -349,6 +349,7 @@ pub(super) fn row_of_run(
         date: now_utc(),
         machine: Some(machine_summary()),
         trace: None,
+        version: None,
     }
 }
 
@@ -458,6 +459,31 @@ mod tests {
         );
         let row = run_case(&treedd, &picky, &config, 1, Duration::from_secs(60)).unwrap();
         assert!(!row.verified && row.error.is_none());
+    }
+
+    /// A configuration with treedd options: the flags reach the binary, the row is named
+    /// after the configuration with its options.
+    #[test]
+    fn a_configurations_options_are_passed_to_treedd() {
+        let dir = Scratch::new("options").unwrap();
+        let treedd = fake_treedd(dir.path(), "");
+        let case = case_in(
+            dir.path(),
+            "hello",
+            "hello.c",
+            "#!/bin/sh\ngrep -q main \"$1\"\n",
+        );
+        let config = Config::parse("preset-balanced+split-factor=4+no-fixpoint").unwrap();
+        let row = run_case(&treedd, &case, &config, 1, Duration::from_secs(60)).unwrap();
+        assert_eq!(row.config, "preset-balanced+no-fixpoint+split-factor=4");
+        assert!(row.verified && row.error.is_none(), "{row:?}");
+        let args = fs::read_to_string(dir.path().join("args.txt")).unwrap();
+        assert!(
+            args.contains(
+                "--language c --preset balanced --no-fixpoint --split-factor 4 --jobs 1 --stats "
+            ),
+            "{args}"
+        );
     }
 
     #[test]

@@ -252,9 +252,15 @@ fn bounds_table(
     out
 }
 
+/// The header of every scenario's table; the `speculation` blocks of the docs read the tables
+/// by it (`docs.rs`).
+pub(super) const TABLE_HEADER: &str = "| jobs | wall s | vs jobs 1 | oracle runs | vs jobs 1 | discarded | of which killed | mean busy workers | treedd CPU / wall | spawn floor / wall | output |";
+
 /// `floor`: the spawn floor, CPU seconds per run.
 fn table(title: &str, rows: &[Row], floor: f64) -> String {
-    let mut out = format!("## {title}\n\n| jobs | wall s | vs jobs 1 | oracle runs | vs jobs 1 | discarded | of which killed | mean busy workers | treedd CPU / wall | spawn floor / wall | output |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+    let mut out = format!(
+        "## {title}\n\n{TABLE_HEADER}\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n"
+    );
     let base = &rows[0];
     for r in rows {
         let _ = writeln!(
