@@ -131,7 +131,8 @@ pub(crate) fn chars(input: &[u8]) -> Vec<Range<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{FnOracle, JudgeOptions};
+    use crate::engine::FnOracle;
+    use crate::JudgeOptions;
 
     fn judge(f: impl Fn(&[u8]) -> bool + Send + Sync + 'static) -> Judge {
         Judge::new(Box::new(FnOracle::new(f)), JudgeOptions::default())

@@ -365,8 +365,8 @@ pub(super) fn minimize(
         };
         let watch = ahead
             .and_then(|a| a.win_after())
-            .map(|after| crate::driver::Watch { after, slow: &slow });
-        let (first, outcomes) = crate::driver::first_true_watched(
+            .map(|after| crate::engine::driver::Watch { after, slow: &slow });
+        let (first, outcomes) = crate::engine::driver::first_true_watched(
             opts.jobs,
             configs.len(),
             &stopped,
