@@ -168,7 +168,7 @@ impl Run {
     /// Assert the whole message on stderr: every line but the progress lines (whose counts
     /// and times vary), with the test directory `d` shown as `$DIR` and the process id and
     /// random part of temporary names as `PID` and `XXXXXX` (`.treedd-XXXXXX`,
-    /// `treedd-run-PID-XXXXXX`).
+    /// `treedd-run-PID-XXXXXX`), and the original's run time as `T`.
     #[track_caller]
     pub fn expect_message(&self, d: &Dir, expected: &expect_test::Expect) -> &Run {
         let dir = d.path.to_string_lossy();
@@ -185,7 +185,13 @@ impl Run {
                     |c| c.is_ascii_alphanumeric(),
                     "XXXXXX",
                 );
-                mask_after(&l, "treedd-", |c| c.is_ascii_alphanumeric(), "XXXXXX")
+                let l = mask_after(&l, "treedd-", |c| c.is_ascii_alphanumeric(), "XXXXXX");
+                mask_after(
+                    &l,
+                    "the original's ",
+                    |c| c.is_ascii_digit() || c == '.',
+                    "T",
+                )
             })
             .collect();
         expected.assert_eq(&message);
