@@ -138,7 +138,7 @@ impl Layout {
         };
         let tokens = |list: &[String], what: &str| -> Result<HashSet<String>, String> {
             for t in list {
-                if ts.id_for_node_kind(t, false) == 0 {
+                if ts.id_for_node_kind(t, false) == 0 && ts.id_for_node_kind(t, true) == 0 {
                     return Err(format!(
                         "grammars/{name}/layout.toml: `{what}` names {t:?}, not a token of the grammar"
                     ));
@@ -292,8 +292,8 @@ fn walk(tree: &tree_sitter::Tree, mut visit: impl FnMut(tree_sitter::Node<'_>) -
 struct Token {
     start: usize,
     end: usize,
-    /// The kind of an anonymous token (punctuation, keywords); None for named ones.
-    anon: Option<&'static str>,
+    /// The token's kind (the token rules of `layout.toml` name kinds of either sort).
+    kind: Option<&'static str>,
     /// A comment or other extra: keeps the line breaks it had around it.
     extra: bool,
 }
@@ -333,9 +333,7 @@ fn lay_out(
         tokens.push(Token {
             start,
             end,
-            anon: (!node.is_named())
-                .then(|| language.node_kind_for_id(node.kind_id()))
-                .flatten(),
+            kind: language.node_kind_for_id(node.kind_id()),
             extra: node.is_extra(),
         });
         false
@@ -356,11 +354,10 @@ fn lay_out(
     let sep = |i: usize| {
         i < n
             && tokens[i]
-                .anon
+                .kind
                 .is_some_and(|k| layout.separators.contains(k))
     };
 
-    let root = tree.root_node();
     walk(tree, |node| {
         if layout.is_token(&node) {
             return false;
@@ -393,9 +390,6 @@ fn lay_out(
             }
         }
         // What the node decides about its children.
-        let breaks_children = node.id() == root.id()
-            || layout.is_block(&node)
-            || (named && (layout.bodies.contains(kind) || layout.lines.contains(kind)));
         let body = named && layout.bodies.contains(kind);
         let spaced = named && layout.spaced.contains(kind);
         let tight = named && layout.tight.contains(kind);
@@ -408,7 +402,7 @@ fn lay_out(
             if ca >= cb {
                 continue;
             }
-            if breaks_children && layout.is_line(&child) {
+            if layout.is_line(&child) {
                 let field = node.field_name_for_child(i as u32);
                 if !layout.stays_on_line(kind, child.kind(), field) {
                     let mut end = cb;
@@ -425,23 +419,31 @@ fn lay_out(
             }
             let inner = i > 0 && i + 1 < count;
             if inner && !child.is_named() && !child.is_extra() && cb == ca + 1 {
+                let bracket = child
+                    .kind()
+                    .bytes()
+                    .any(|b| b"()[]{},;".contains(&b));
                 if tight {
                     gaps[ca].tight = true;
                     gaps[cb].tight = true;
-                } else if spaced {
+                } else if spaced && !bracket {
                     gaps[ca].spaced = true;
                     gaps[cb].spaced = true;
                 }
             }
-            if separated && previous_end.is_some() {
-                gaps[ca].separated = true;
+            if previous_end.is_some() {
+                if tight {
+                    gaps[ca].tight = true;
+                } else if separated {
+                    gaps[ca].separated = true;
+                }
             }
             previous_end = Some(cb);
         }
         true
     });
     for (i, t) in tokens.iter().enumerate() {
-        if let Some(k) = t.anon {
+        if let Some(k) = t.kind {
             if layout.break_before.contains(k) {
                 gaps[i].brk = true;
             }
@@ -500,8 +502,8 @@ fn space(layout: &Layout, g: &Gap, p: &Token, t: &Token, text: &[u8]) -> bool {
     if g.spaced {
         return true;
     }
-    let after = |set: &HashSet<String>| p.anon.is_some_and(|k| set.contains(k));
-    let before = |set: &HashSet<String>| t.anon.is_some_and(|k| set.contains(k));
+    let after = |set: &HashSet<String>| p.kind.is_some_and(|k| set.contains(k));
+    let before = |set: &HashSet<String>| t.kind.is_some_and(|k| set.contains(k));
     if after(&layout.no_space_after) || before(&layout.no_space_before) {
         return false;
     }
