@@ -30,3 +30,5 @@ mod reliability;
 mod jobs;
 // Issue 10: --launcher srun on a real single-node Slurm.
 mod cluster;
+// Issue 43: the final layout step (own layout, then the language's formatter) with real oracles.
+mod format;
