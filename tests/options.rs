@@ -230,7 +230,7 @@ fn ddmin_options_reach_the_tree_algorithms() {
     // removes `h`'s definition before any ddmin, and both then end alike.)
     for extra in [&[][..], &["--no-subsets"]] {
         let mut args = vec!["--test", "oracle.sh", "-q", "--stats", "s.json"];
-        args.push("--no-reference-closure");
+        args.extend(["--no-reference-closure", "--no-format"]);
         args.extend_from_slice(extra);
         args.push("m.c");
         d.run(&args).expect_code(0);

@@ -95,7 +95,12 @@ fn try_candidate(
 
 /// The language's first installed formatter applied to `best`; `None` if the language has
 /// none at all.
-fn formatter_step(judge: &Judge, lang: Lang, best: &mut Vec<u8>, phase: &dyn Fn(&str)) -> Option<Step> {
+fn formatter_step(
+    judge: &Judge,
+    lang: Lang,
+    best: &mut Vec<u8>,
+    phase: &dyn Fn(&str),
+) -> Option<Step> {
     let formatters = lang.formatters();
     let first = formatters.first()?;
     let found = formatters
@@ -270,7 +275,10 @@ mod tests {
         let (p, a) = sh("echo '' >&2; echo 'bad input' >&2; exit 3");
         match run(&p, &a, b"x", TIMEOUT) {
             Err(Failure::Failed(why)) => {
-                assert!(why.contains("exit status: 3") && why.contains("bad input"), "{why}");
+                assert!(
+                    why.contains("exit status: 3") && why.contains("bad input"),
+                    "{why}"
+                );
             }
             _ => panic!("not a failure"),
         }

@@ -350,7 +350,8 @@ fn lay_out(
     }
     // Token range [a, b) of a node: the tokens starting inside it.
     let first_at = |byte: usize| tokens.partition_point(|t| t.start < byte);
-    let range = |node: &tree_sitter::Node<'_>| (first_at(node.start_byte()), first_at(node.end_byte()));
+    let range =
+        |node: &tree_sitter::Node<'_>| (first_at(node.start_byte()), first_at(node.end_byte()));
     let sep = |i: usize| {
         i < n
             && tokens[i]
@@ -371,7 +372,9 @@ fn lay_out(
         if layout.is_block(&node) {
             let count = node.child_count();
             let first = node.child(0).filter(|c| !c.is_named() && !c.is_extra());
-            let last = node.child(count.saturating_sub(1)).filter(|c| !c.is_named() && !c.is_extra());
+            let last = node
+                .child(count.saturating_sub(1))
+                .filter(|c| !c.is_named() && !c.is_extra());
             match (first, last) {
                 (Some(_), Some(_)) if count >= 2 => {
                     if b - 1 > a + 1 {
@@ -419,10 +422,7 @@ fn lay_out(
             }
             let inner = i > 0 && i + 1 < count;
             if inner && !child.is_named() && !child.is_extra() && cb == ca + 1 {
-                let bracket = child
-                    .kind()
-                    .bytes()
-                    .any(|b| b"()[]{},;".contains(&b));
+                let bracket = child.kind().bytes().any(|b| b"()[]{},;".contains(&b));
                 if tight {
                     gaps[ca].tight = true;
                     gaps[cb].tight = true;

@@ -245,7 +245,10 @@ impl Reduction {
         let result = if self.args.no_format || self.interrupted.load(Ordering::SeqCst) {
             result
         } else {
-            let phase = |p: &str| self.progress.update(p, self.snapshot(result.len(), Some(&judge)));
+            let phase = |p: &str| {
+                self.progress
+                    .update(p, self.snapshot(result.len(), Some(&judge)))
+            };
             let (text, report) = crate::format::format(&judge, self.plan.lang, &result, &phase);
             let _ = self.format.set(report);
             text

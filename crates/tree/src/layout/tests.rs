@@ -17,7 +17,11 @@ fn every_language_has_checked_data() {
     for &lang in Lang::all() {
         if lang.has_grammar() {
             assert!(super::Layout::of(lang).is_some(), "{}", lang.name());
-            assert!(!lang.formatters().is_empty() || lang == Lang::Java, "{}", lang.name());
+            assert!(
+                !lang.formatters().is_empty() || lang == Lang::Java,
+                "{}",
+                lang.name()
+            );
         }
     }
     assert!(Lang::Text.lay_out(b"a  b").is_none());
@@ -277,4 +281,3 @@ fn a_text_that_would_parse_differently_is_not_laid_out() {
         }
     }
 }
-
