@@ -470,7 +470,7 @@ fn lay_out(
             if !gap.iter().all(u8::is_ascii_whitespace) {
                 // Text no token covers: copied as it is.
                 out.extend_from_slice(gap);
-            } else if t.extra && !newline && !(p.extra && newline) {
+            } else if t.extra && !newline {
                 // A comment at the end of a line stays there; the break goes after it.
                 out.push(b' ');
                 owed = brk;
