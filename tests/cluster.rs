@@ -1,4 +1,4 @@
-//! Issue 10, item 3: `--launcher` against a real cluster engine. A single-node Slurm
+//! `--launcher` against a real cluster engine. A single-node Slurm
 //! (Debian's slurm-wlm and munge, started and stopped by `xtask/scripts/slurm-single-node.sh`,
 //! all its state in the test's directory) runs every oracle run through `srun`, with the run
 //! directories under `--workdir`. Skips, saying why, only where Slurm is not installed or
@@ -40,7 +40,7 @@ fn srun_launcher_on_a_real_single_node_slurm() {
         eprintln!("SKIPPED: Slurm is not installed (apt-get install slurm-wlm munge)");
         return;
     }
-    if unsafe { libc::geteuid() } != 0 {
+    if !rustix::process::geteuid().is_root() {
         eprintln!("SKIPPED: a single-node Slurm needs root (slurmd runs jobs as their users)");
         return;
     }

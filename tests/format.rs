@@ -1,4 +1,4 @@
-//! Issue 43, readable output: the final layout step with real oracles. treedd's own layout,
+//! Readable output: the final layout step with real oracles. treedd's own layout,
 //! then the language's formatter (clang-format, rustfmt, gofmt, black, prettier), each kept
 //! only if the oracle agrees; the fallbacks when the formatter is missing or the oracle
 //! rejects a layout; `--no-format` keeps the reduction's bytes.

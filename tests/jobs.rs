@@ -1,10 +1,12 @@
-//! Issue 10: the output never depends on `--jobs`. Every fixture, with its real oracle, is
+//! The output never depends on `--jobs`. Every fixture, with its real oracle, is
 //! reduced with the default preset and every `--jobs` from 1 to 8; the outputs must be
-//! byte-identical. The oracle is wrapped in a memo keyed by the candidate's SHA-256 (shared by
+//! byte-identical, and equal to the expected output `tests/reduced/<lang>/<case>/balanced.<ext>`
+//! (refreshed with `UPDATE_EXPECT=1`).
+//! The oracle is wrapped in a memo keyed by the candidate's SHA-256 (shared by
 //! the eight runs of a fixture), so each distinct candidate costs one real run: `--jobs 8`
 //! runs first and pays for its bets, the others mostly find their answers in the memo.
 //!
-//! Issue 9's idempotence on every fixture and preset: treedd on its own output (same preset,
+//! Idempotence on every fixture and preset: treedd on its own output (same preset,
 //! same oracle) changes nothing. The joint fixed point ends with a round that found nothing, and a
 //! second reduction starts with that same round, so its runs are memo hits.
 //!
@@ -13,7 +15,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::util::{fixtures, Dir};
+use expect_test::expect;
+
+use crate::util::{check_reduced, fixtures, Dir};
 
 /// The memo of `case`'s oracle in this test process, under `CARGO_TARGET_TMPDIR`; the memos
 /// of test processes that have ended are removed the first time.
@@ -26,11 +30,12 @@ fn shared_memo(case: &str) -> PathBuf {
             let pid = name
                 .strip_prefix("pid-")
                 .and_then(|p| p.parse::<i32>().ok());
-            // SAFETY: kill with signal 0 sends nothing; it only asks whether `pid` exists.
-            let gone = pid.is_some_and(|pid| {
-                let alive = unsafe { libc::kill(pid, 0) } == 0;
-                !alive && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH)
-            });
+            // kill with signal 0 sends nothing; it only asks whether `pid` exists.
+            let gone = pid
+                .and_then(rustix::process::Pid::from_raw)
+                .is_some_and(|pid| {
+                    rustix::process::test_kill_process(pid) == Err(rustix::io::Errno::SRCH)
+                });
             if gone {
                 let _ = std::fs::remove_dir_all(entry.path());
             }
@@ -46,8 +51,8 @@ fn shared_memo(case: &str) -> PathBuf {
 /// A test directory holding the fixture `case` and `memo.sh`, its oracle behind a memo keyed
 /// by the candidate's SHA-256 (shared by the fixture's tests: [`shared_memo`]); returns the
 /// directory and the input's file name. A memo hit starts one process (`sha256sum`) besides
-/// the shell: with `cut` and `cat` as well, hits took 5.0 ms instead of 2.7 ms, and most of
-/// the runs of these tests are hits.
+/// the shell (each further process would make hits markedly slower, and most of the runs of
+/// these tests are hits).
 fn memo_case(case: &str) -> (Dir, String) {
     let d = Dir::new();
     d.copy_fixture(case);
@@ -111,10 +116,12 @@ fn same_output_for_every_jobs(case: &str) {
             ),
         }
     }
-    assert_fixed_point(&d, case, &input, &first.unwrap(), &[]);
+    let first = first.unwrap();
+    check_reduced(case, "balanced", &input, &first);
+    assert_fixed_point(&d, case, &input, &first, &[]);
 }
 
-/// Issue 9's idempotence for the other presets: `--preset smallest` and `--preset fastest`
+/// Idempotence for the other presets: `--preset smallest` and `--preset fastest`
 /// on the fixture, then on their own outputs, change nothing the second time.
 fn other_presets_are_fixed_points(case: &str) {
     let (d, input) = memo_case(case);
@@ -164,7 +171,7 @@ every_jobs! {
     jobs_1_to_8_typescript_generic, presets_fixed_typescript_generic: "typescript/generic",
 }
 
-/// Speculation kills its lost bets (issue 10): with 4 jobs, ddmin's first subset (the four
+/// Speculation kills its lost bets: with 4 jobs, ddmin's first subset (the four
 /// lines from `KEEP`) wins after a third of a second while the later subsets run beside it as
 /// bets; the one holding `SLOW` would take 30 s to fail. That run is killed once the winner is
 /// known: `--stats` counts it as `killed` (and `discarded`), never as an answered oracle run,
@@ -186,7 +193,7 @@ exit 1"#;
     assert!(d.tmp_entries().is_empty(), "{:?}", d.tmp_entries());
 }
 
-/// Assumptions (issue 10): interesting runs take 0.2 s, failing ones a few milliseconds, so
+/// Assumptions: interesting runs take 0.2 s, failing ones a few milliseconds, so
 /// with two jobs a run that has lasted a while is taken as interesting before it answers and
 /// the reduction goes on. `--stats` counts these; the result is the one of `--jobs 1`.
 #[test]
@@ -272,7 +279,11 @@ fn the_original_is_checked_alongside_the_first_candidates() {
     let d = logging_case(false, "0.5");
     d.reduce(&["-q", "--jobs", "2"])
         .expect_code(5)
-        .expect_stderr("the oracle does not find the original input interesting (exit code 1)");
+        .expect_message(&d, &expect![[r#"
+            treedd: error: the oracle does not find the original input interesting (exit code 1)
+              the oracle must exit 0 on the original input; reproduce its run with:
+              d=$(mktemp -d) && cp $DIR/input.txt "$d"/input.txt && (cd "$d" && $DIR/oracle.sh "$d"/input.txt); echo "exit status $?"
+        "#]]);
     assert!(
         !logged(&d, "cand").is_empty(),
         "no candidate ran during the check"

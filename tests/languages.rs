@@ -5,6 +5,8 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
+use expect_test::expect;
+
 use crate::util::{is_interesting, Dir};
 
 /// Fails (never skips) when an oracle's tool is missing: `.ci/run` installs them.
@@ -251,7 +253,9 @@ fn grammar_errors_are_clear() {
     d.write("in.json", "{}\n");
     d.run(&["--grammar", ".", "--dump-tree", "in.json"])
         .expect_code(6)
-        .expect_stderr("is not a tree-sitter grammar: no src/grammar.json");
+        .expect_message(&d, &expect![[r#"
+            treedd: error: --grammar .: . is not a tree-sitter grammar: no src/grammar.json (expected src/parser.c, src/grammar.json and src/node-types.json, or a prebuilt .so beside the two JSON files)
+        "#]]);
     d.run(&[
         "--grammar",
         ".",
@@ -261,7 +265,12 @@ fn grammar_errors_are_clear() {
         "in.json",
     ])
     .expect_code(7)
-    .expect_stderr("--grammar and --language both choose the language");
+    .expect_message(
+        &d,
+        &expect![[r#"
+        treedd: error: --grammar and --language both choose the language; give one
+    "#]],
+    );
     let json = grammar_crate("tree-sitter-json");
     let out = d
         .cmd()

@@ -6,7 +6,8 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use treedd_reduce::{CommandOracle, CommandOracleBuilder, Oracle, Outcome};
+use expect_test::expect;
+use treedd_proc::{CommandOracle, CommandOracleBuilder, Oracle, Outcome};
 
 use crate::util::{is_gone, numbers, Dir};
 
@@ -257,26 +258,54 @@ fn the_recipe_for_an_uninteresting_original_runs_it_as_treedd_did() {
 #[test]
 fn bad_launcher_or_workdir_is_a_clear_error() {
     let d = Dir::text_case(numbers(0..3), "exit 0");
-    d.reduce(&["--launcher", ""])
-        .expect_code(2)
-        .expect_stderr("the launcher is empty");
+    d.reduce(&["--launcher", ""]).expect_code(2).expect_message(
+        &d,
+        &expect![[r#"
+            error: invalid value '' for '--launcher <CMD ARGS>': the launcher is empty
+
+            For more information, try '--help'.
+        "#]],
+    );
     d.reduce(&["--launcher", "srun 'unbalanced"])
         .expect_code(2)
-        .expect_stderr("unbalanced quotes");
+        .expect_message(&d, &expect![[r#"
+            error: invalid value 'srun 'unbalanced' for '--launcher <CMD ARGS>': "srun 'unbalanced" has unbalanced quotes or a trailing backslash
+
+            For more information, try '--help'.
+        "#]]);
     d.reduce(&["--launcher", "./no-such-launcher"])
         .expect_code(4)
-        .expect_stderr("launcher ./no-such-launcher not found");
+        .expect_message(
+            &d,
+            &expect![[r#"
+            treedd: error: launcher ./no-such-launcher not found
+        "#]],
+        );
     d.write("plain.txt", "");
     d.reduce(&["--launcher", "plain.txt -x"])
         .expect_code(4)
-        .expect_stderr("plain.txt is not an executable file")
-        .expect_stderr("launcher");
+        .expect_message(
+            &d,
+            &expect![[r#"
+            treedd: error: launcher $DIR/plain.txt is not an executable file
+        "#]],
+        );
     d.reduce(&["--workdir", "missing"])
         .expect_code(9)
-        .expect_stderr("--workdir missing");
+        .expect_message(
+            &d,
+            &expect![[r#"
+            treedd: error: cannot use --workdir missing: No such file or directory (os error 2)
+        "#]],
+        );
     d.reduce(&["--workdir", "oracle.sh"])
         .expect_code(9)
-        .expect_stderr("not a directory");
+        .expect_message(
+            &d,
+            &expect![[r#"
+            treedd: error: cannot use --workdir oracle.sh: not a directory
+        "#]],
+        );
     // Nothing ran: the input is untouched and no output was written.
     assert!(!d.join("input.reduced.txt").exists());
 }

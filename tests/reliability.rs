@@ -1,10 +1,12 @@
-//! Unattended runs (issue 12): the default timeout, no orphans after SIGKILL, stale scratch
+//! Unattended runs: the default timeout, no orphans after SIGKILL, stale scratch
 //! directories, `--resume`, flaky oracles (`--check-original`, `--confirm`), the checks made
 //! before the first oracle run, and an oracle flooding stdout and stderr.
 
 use std::fs;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
+
+use expect_test::expect;
 
 use crate::util::{is_gone, is_interesting, kill, numbers, wait_for, Dir, LINES_TWO_JOBS};
 
@@ -81,7 +83,11 @@ fn timeout_none_and_seconds_are_recorded() {
     }
     d.run(&["--test", "oracle.sh", "--timeout", "never", "input.txt"])
         .expect_code(2)
-        .expect_stderr("(or none)");
+        .expect_message(&d, &expect![[r#"
+            error: invalid value 'never' for '--timeout <SECONDS|none>': "never" is not a positive number of seconds (or none)
+
+            For more information, try '--help'.
+        "#]]);
 }
 
 /// A reduction whose oracle forks (a child in its group, one that left it with setsid) and
@@ -133,8 +139,7 @@ fn next_run_removes_a_dead_runs_scratch_directory() {
     let d = Dir::new();
     // What a treedd killed together with its watchdog leaves: its lock is free. (Scratch
     // directories live in the user's directory of the temporary root.)
-    // SAFETY: geteuid has no preconditions.
-    let uid = unsafe { libc::geteuid() };
+    let uid = rustix::process::geteuid().as_raw();
     let stale = d.join(&format!("tmp/treedd-{uid}/treedd-run-1-dead"));
     fs::create_dir_all(stale.join("treedd-abc")).unwrap();
     fs::write(stale.join(".lock"), "").unwrap();
@@ -212,11 +217,18 @@ fn resume_checks_options_and_output() {
     wait_for(30, "the state file", || state.exists());
     kill(&child, "KILL");
     child.wait().unwrap();
-    d.run(&["--test", "oracle.sh", "--unit", "char", "--resume", "input.txt"])
-        .expect_code(7)
-        .expect_stderr(
-            "--resume: the unfinished reduction in input.reduced.txt differs: unit was \"line\", now \"char\"",
-        );
+    d.run(&[
+        "--test",
+        "oracle.sh",
+        "--unit",
+        "char",
+        "--resume",
+        "input.txt",
+    ])
+    .expect_code(7)
+    .expect_message(&d, &expect![[r#"
+        treedd: error: --resume: the unfinished reduction in input.reduced.txt differs: unit was "line", now "char"; use the same options, or start over without --resume
+    "#]]);
     // An output that is no longer interesting: start from the input.
     d.write("input.reduced.txt", "nothing\n");
     d.run(&[
@@ -252,7 +264,10 @@ n=$(cat {c} 2>/dev/null || echo 0); echo $((n+1)) > {c}; test $((n % 3)) -ne 2"#
     );
     d.run(&["--test", "flaky.sh", "--check-original", "5", "input.txt"])
         .expect_code(8)
-        .expect_stderr("--check-original 5: the oracle answered differently on the original input: interesting in run 1, not interesting (exit code 1) in run 3; the oracle is flaky");
+        .expect_message(&d, &expect![[r#"
+            treedd: error: --check-original 5: the oracle answered differently on the original input: interesting in run 1, not interesting (exit code 1) in run 3; the oracle is flaky
+              make the oracle deterministic (fixed seeds, no shared state), raise --timeout if runs time out, or use --confirm N
+        "#]]);
     assert!(!d.join("input.reduced.txt").exists());
     // A steady oracle passes, and the runs are counted.
     d.script("ok.sh", r#"grep -qx 2 "$1""#);
@@ -331,10 +346,10 @@ fn everything_is_checked_before_the_first_oracle_run() {
     wait_for(10, "treedd to refuse the FIFO", || {
         child.try_wait().unwrap().is_some()
     });
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(3));
-    assert!(String::from_utf8_lossy(&out.stderr)
-        .contains("cannot read input fifo.txt: it is a FIFO; treedd needs a regular file"));
+    let out = crate::util::Run::from(child.wait_with_output().unwrap());
+    out.expect_code(3).expect_message(&d, &expect![[r#"
+        treedd: error: cannot read input fifo.txt: it is a FIFO; treedd needs a regular file (copy the input to one)
+    "#]]);
     d.run(&[
         "--test",
         "oracle.sh",
@@ -343,11 +358,18 @@ fn everything_is_checked_before_the_first_oracle_run() {
         "input.txt",
     ])
     .expect_code(9)
-    .expect_stderr("cannot write stats no/dir/s.json");
+    .expect_message(&d, &expect![[r#"
+        treedd: error: cannot write stats no/dir/s.json: No such file or directory (os error 2) at path "$DIR/no/dir/.treedd-XXXXXX"
+    "#]]);
     fs::create_dir(d.join("out")).unwrap();
     d.run(&["--test", "oracle.sh", "--output", "out", "input.txt"])
         .expect_code(9)
-        .expect_stderr("cannot write output out: it is a directory");
+        .expect_message(
+            &d,
+            &expect![[r#"
+            treedd: error: cannot write output out: it is a directory
+        "#]],
+        );
     d.run(&[
         "--test",
         "oracle.sh",
@@ -355,9 +377,19 @@ fn everything_is_checked_before_the_first_oracle_run() {
         "no/dir/o.txt",
         "input.txt",
     ])
-    .expect_code(9);
+    .expect_code(9)
+    .expect_message(&d, &expect![[r#"
+        treedd: error: cannot write output no/dir/o.txt: No such file or directory (os error 2) at path "$DIR/no/dir/.treedd-XXXXXX"
+    "#]]);
     d.write("plain.sh", "#!/bin/sh\nexit 0\n");
-    d.run(&["--test", "plain.sh", "input.txt"]).expect_code(4);
+    d.run(&["--test", "plain.sh", "input.txt"])
+        .expect_code(4)
+        .expect_message(
+            &d,
+            &expect![[r#"
+            treedd: error: oracle $DIR/plain.sh is not an executable file
+        "#]],
+        );
     assert!(!ran.exists(), "the oracle ran before a check failed");
     assert!(d.tmp_entries().is_empty(), "{:?}", d.tmp_entries());
 }

@@ -11,7 +11,7 @@ mod oracle;
 mod text;
 // The ddmin variants of the papers and the tree algorithms' options, through the flags.
 mod options;
-// Every fatal error: message and exit code.
+// Every fatal error: the whole message and the exit code.
 mod errors;
 // Ctrl-C (SIGINT/SIGTERM): exit 130, best result kept.
 mod signals;
@@ -26,9 +26,11 @@ mod passes;
 // Unattended runs: default timeout, no orphans after SIGKILL, --resume, flaky oracles,
 // checks before the first oracle run, huge oracle output.
 mod reliability;
-// Issue 10: every --jobs from 1 to 8 gives the same output on every fixture.
+// Every --jobs from 1 to 8 gives the same output on every fixture.
 mod jobs;
-// Issue 10: --launcher srun on a real single-node Slurm.
+// --launcher srun on a real single-node Slurm.
 mod cluster;
-// Issue 43: the final layout step (own layout, then the language's formatter) with real oracles.
+// Failures found in use, each pinned to its smallest case.
+mod regression;
+// The final layout step (own layout, then the language's formatter) with real oracles.
 mod format;

@@ -1,5 +1,5 @@
 //! Text reduction end to end through the binary, with shell-script oracles on files of one
-//! number per line: the mock-SUT examples of 002 Table 1 (their 1-minimal answers are unique),
+//! number per line: the mock-SUT examples of Practical improvements' Table 1 (their 1-minimal answers are unique),
 //! the default output path, `--jobs`, `--stats`, non-UTF-8 input.
 
 use crate::util::{is_interesting, numbers, Dir};

@@ -165,6 +165,39 @@ impl Run {
         (recipe, stdout, stderr)
     }
 
+    /// Assert the whole message on stderr: every line but the progress lines (whose counts
+    /// and times vary), with the test directory `d` shown as `$DIR` and the process id and
+    /// random part of temporary names as `PID` and `XXXXXX` (`.treedd-XXXXXX`,
+    /// `treedd-run-PID-XXXXXX`), and the original's run time as `T`.
+    #[track_caller]
+    pub fn expect_message(&self, d: &Dir, expected: &expect_test::Expect) -> &Run {
+        let dir = d.path.to_string_lossy();
+        let message: String = self
+            .stderr
+            .split_inclusive('\n')
+            .filter(|l| !(l.contains(" oracle runs, ") && l.contains(" cache hits, ")))
+            .map(|l| {
+                let l = l.replace(dir.as_ref(), "$DIR");
+                let l = mask_after(&l, "treedd-run-", |c| c.is_ascii_digit(), "PID");
+                let l = mask_after(
+                    &l,
+                    "treedd-run-PID-",
+                    |c| c.is_ascii_alphanumeric(),
+                    "XXXXXX",
+                );
+                let l = mask_after(&l, "treedd-", |c| c.is_ascii_alphanumeric(), "XXXXXX");
+                mask_after(
+                    &l,
+                    "the original's ",
+                    |c| c.is_ascii_digit() || c == '.',
+                    "T",
+                )
+            })
+            .collect();
+        expected.assert_eq(&message);
+        self
+    }
+
     #[track_caller]
     pub fn expect_stderr(&self, needle: &str) -> &Run {
         assert!(
@@ -174,6 +207,31 @@ impl Run {
         );
         self
     }
+}
+
+/// `text` with the run of characters that `keep` accepts right after each `prefix` replaced
+/// by `mask` (a run of 6 when the mask is `XXXXXX`, as `mkstemp` makes them).
+fn mask_after(text: &str, prefix: &str, keep: impl Fn(char) -> bool, mask: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(prefix) {
+        let (head, tail) = rest.split_at(at + prefix.len());
+        out.push_str(head);
+        let run: usize = tail
+            .chars()
+            .take_while(|&c| keep(c))
+            .map(char::len_utf8)
+            .sum();
+        let fits = mask != "XXXXXX" || run == 6;
+        if run > 0 && fits && !tail.starts_with(mask) {
+            out.push_str(mask);
+            rest = &tail[run..];
+        } else {
+            rest = tail;
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Lines `0..n` joined, each with a trailing newline.
@@ -197,6 +255,25 @@ pub fn is_interesting(oracle: &Path, file_name: &str, contents: &[u8]) -> bool {
 /// The repository's `fixtures/` directory.
 pub fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
+}
+
+/// `output` is the expected reduction of the fixture `case` (`lang/name`) with `preset`,
+/// the file `tests/reduced/<case>/<preset>.<ext>` (`ext` of the fixture's `input`); refresh
+/// the files with `UPDATE_EXPECT=1`.
+#[track_caller]
+pub fn check_reduced(case: &str, preset: &str, input: &str, output: &[u8]) {
+    let ext = input.rsplit_once('.').map_or("txt", |(_, e)| e);
+    let expected = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/reduced")
+        .join(case)
+        .join(format!("{preset}.{ext}"));
+    let output = std::str::from_utf8(output).expect("a fixture's output is UTF-8");
+    if std::env::var_os("UPDATE_EXPECT").is_some() {
+        if let Some(dir) = expected.parent() {
+            fs::create_dir_all(dir).unwrap();
+        }
+    }
+    expect_test::expect_file![expected].assert_eq(output);
 }
 
 impl Dir {

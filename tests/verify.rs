@@ -1,5 +1,7 @@
 //! `--verify` re-runs the oracle on the result; a flaky oracle is reported with exit code 8.
 
+use expect_test::expect;
+
 use crate::util::{numbers, Dir};
 
 #[test]
@@ -27,8 +29,11 @@ if [ "$(cat "$1")" = 7 ]; then test -e {seen} && exit 1; touch {seen}; fi"#,
         ),
     );
     let run = d.reduce(&["--unit", "line", "--verify", "--stats", "s.json"]);
-    run.expect_code(8)
-        .expect_stderr("--verify: the oracle no longer finds the result input.reduced.txt interesting (exit code 1); the oracle is flaky");
+    run.expect_code(8).expect_message(&d, &expect![[r#"
+        treedd: timeout per oracle run: 5.0 s (10 x the original's T s, at least 5 s; change it with --timeout SECONDS|none)
+        treedd: error: --verify: the oracle no longer finds the result input.reduced.txt interesting (exit code 1); the oracle is flaky
+          a flaky oracle makes reductions unreliable: make it deterministic, or raise --timeout if runs time out
+    "#]]);
     let s: serde_json::Value = d.stats("s.json");
     assert_eq!(s["verified"], false);
     // Without --verify the same situation goes unnoticed.

@@ -2,7 +2,7 @@
 # treedd-case.sh CASEDIR TREEDD TAG [treedd options...]
 # Reduce one suite case (a folder with one input and test.sh/oracle.sh) with the given treedd
 # binary into out/<suite>/<case>/<TAG>/ and print: suite case tag in N chars N runs N wall N.
-# The figures of docs/benchmarks.md "Transformation passes" were made with this script, e.g.
+# The c-ice figures of docs/bench/runs/ (the passes, the presets) were made with this script, e.g.
 #   treedd-case.sh ../shared/suites/c-ice/h8300-s500041-O1 target/release/treedd default --jobs 2
 #   treedd-case.sh ../shared/suites/c-ice/h8300-s500041-O1 target/release/treedd smallest --jobs 2 --preset smallest
 set -u

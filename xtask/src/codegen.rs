@@ -58,7 +58,7 @@ fn generate(check: bool) -> anyhow::Result<Vec<String>> {
         let grammar_json = read(crate_dir.join(src).join("grammar.json"))?;
         let node_types_json = read(crate_dir.join(src).join("node-types.json"))?;
         let overrides_toml = read(root.join("grammars").join(dir).join("overrides.toml"))?;
-        let files = treedd_tree::generate_tables(&treedd_tree::GrammarSources {
+        let files = treedd_tree::dev::generate_tables(&treedd_tree::dev::GrammarSources {
             grammar_json: &grammar_json,
             node_types_json: &node_types_json,
             overrides_toml: &overrides_toml,

@@ -1,14 +1,14 @@
 //! `cargo xtask fuzz [--minutes M] [--steps S] [--seed X]`: the long fuzz campaign of the tree
-//! layer (issue 12, item 6). Random inputs from every grammar language's corpus (snapshot
-//! inputs, fixtures, `../shared/suites`), lightly damaged, then random prune/hoist/replace
-//! sequences checked by `treedd_tree::fuzz::fuzz_case`. Prints the counts; exits non-zero
+//! layer. Random inputs from every grammar language's corpus (snapshot inputs, fixtures, the
+//! shared suites), lightly damaged, then random prune/hoist/replace
+//! sequences checked by `treedd_tree::dev::fuzz_case`. Prints the counts; exits non-zero
 //! with the failing seeds if any case failed or panicked.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Result};
-use treedd_tree::fuzz::{fuzz_case, mutate, FuzzCounts, Rng};
+use treedd_tree::dev::{fuzz_case, mutate, FuzzCounts, Rng};
 use treedd_tree::Lang;
 
 pub fn run(args: &[String]) -> Result<()> {
@@ -73,15 +73,9 @@ fn corpus() -> Result<Vec<(Lang, Vec<u8>)>> {
     let mut files = Vec::new();
     walk(&root.join("crates/tree/test_data"), &mut files);
     walk(&root.join("fixtures"), &mut files);
-    // `shared/suites` next to the repository or one of its ancestors (worktrees are deeper).
     let root = std::fs::canonicalize(&root)?;
-    if let Some(shared) = root
-        .ancestors()
-        .skip(1)
-        .map(|a| a.join("shared/suites"))
-        .find(|p| p.is_dir())
-    {
-        walk(&shared, &mut files);
+    if let Some(shared) = crate::bench::shared_dir(&root) {
+        walk(&shared.join("suites"), &mut files);
     }
     let mut out = Vec::new();
     for f in files {

@@ -1,5 +1,5 @@
-//! `cargo xtask kill-campaign [--runs N] [--bin PATH] [--seed X]`: fault injection (issue 12,
-//! item 6). N reductions with a forking oracle (a child in its process group and one that
+//! `cargo xtask kill-campaign [--runs N] [--bin PATH] [--seed X]`: fault injection.
+//! N reductions with a forking oracle (a child in its process group and one that
 //! leaves it with `setsid`), each killed at a random moment by SIGINT, SIGTERM or SIGKILL.
 //! After each kill: the input is unchanged, the output is absent or interesting, no process
 //! of the run survives; then the same command with `--resume` finishes with the result of an
@@ -14,7 +14,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
-use treedd_tree::fuzz::Rng;
+use treedd_tree::dev::Rng;
 
 const EXPECTED: &str = "3\n29\n";
 

@@ -350,12 +350,89 @@ pub fn workspace_crates(root: &Path) -> Vec<(String, PathBuf, &'static str)> {
     let mut out = Vec::new();
     for (dir, file) in [
         ("crates/tree/src", "lib.rs"),
+        ("crates/proc/src", "lib.rs"),
         ("crates/reduce/src", "lib.rs"),
         ("crates/cli/src", "main.rs"),
         ("xtask/src", "main.rs"),
         ("tests", "tests.rs"),
     ] {
         out.push((dir.to_string(), root.join(dir), file));
+    }
+    out
+}
+
+/// The names a library exports at its root (`lib.rs`): items declared `pub` at the top level
+/// and the names of its `pub use` declarations (the new name of an `as` rename), sorted.
+pub fn root_pub_names(lib_rs: &str) -> Vec<String> {
+    let mut names = std::collections::BTreeSet::new();
+    let mut rest = lib_rs;
+    while let Some(at) = rest
+        .find("\npub ")
+        .map(|i| i + 1)
+        .or_else(|| rest.starts_with("pub ").then_some(0))
+    {
+        let decl = &rest[at + "pub ".len()..];
+        if let Some(tree) = decl.strip_prefix("use ") {
+            let end = tree.find(';').unwrap_or(tree.len());
+            let tree: String = tree[..end].split_whitespace().collect::<Vec<_>>().join(" ");
+            for leaf in tree
+                .split([',', '{', '}'])
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+            {
+                let name = match leaf.split_once(" as ") {
+                    Some((_, alias)) => alias.trim(),
+                    None => leaf.rsplit("::").next().unwrap_or(leaf).trim(),
+                };
+                if !name.is_empty() && !name.ends_with("::") {
+                    names.insert(name.to_string());
+                }
+            }
+        } else {
+            let mut words = decl.split(|c: char| !(c.is_alphanumeric() || c == '_'));
+            let kind = words.next().unwrap_or("");
+            let kind = if kind == "unsafe" {
+                words.next().unwrap_or("")
+            } else {
+                kind
+            };
+            if let Some(name) = words.find(|w| !w.is_empty()) {
+                if matches!(
+                    kind,
+                    "fn" | "struct" | "enum" | "mod" | "const" | "static" | "type" | "trait"
+                ) {
+                    names.insert(name.to_string());
+                }
+            }
+        }
+        rest = &rest[at + 4..];
+    }
+    names.into_iter().collect()
+}
+
+/// The API boundary ARCHITECTURE.md states: package -> names, from its lines
+/// "- `package`: `name`, `name`, ..." below the line that starts with "**API boundary:**".
+pub fn documented_api(architecture: &str) -> BTreeMap<String, Vec<String>> {
+    let mut out = BTreeMap::new();
+    let lines = architecture
+        .lines()
+        .skip_while(|l| !l.starts_with("**API boundary:**"))
+        .skip_while(|l| !l.starts_with("- `"));
+    for line in lines {
+        let Some(entry) = line.strip_prefix("- `") else {
+            break;
+        };
+        let Some((package, names)) = entry.split_once("`:") else {
+            break;
+        };
+        let mut names: Vec<String> = names
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_string)
+            .collect();
+        names.sort();
+        out.insert(package.to_string(), names);
     }
     out
 }
@@ -451,6 +528,38 @@ mod tests {
              reason to LONG_FILE_EXCEPTIONS in xtask/src/layout.rs):\n{}",
             long.join("\n")
         );
+    }
+
+    /// ARCHITECTURE.md's API boundary names exactly what each library exports at its root.
+    #[test]
+    fn the_documented_api_is_what_the_libraries_export() {
+        let root = root();
+        let doc = fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
+        let documented = documented_api(&doc);
+        let mut exported = BTreeMap::new();
+        for (package, dir) in [
+            ("treedd-tree", "crates/tree"),
+            ("treedd-proc", "crates/proc"),
+            ("treedd-reduce", "crates/reduce"),
+        ] {
+            let lib = fs::read_to_string(root.join(dir).join("src/lib.rs")).unwrap();
+            exported.insert(package.to_string(), root_pub_names(&lib));
+        }
+        assert_eq!(
+            documented, exported,
+            "ARCHITECTURE.md's API boundary (left) differs from the crates' root `pub` items \
+             (right): export only what the boundary names, or update it"
+        );
+    }
+
+    #[test]
+    fn root_pub_names_are_read() {
+        let lib = "//! docs\nmod a;\npub mod dev {\n    pub use crate::a::X;\n}\npub use a::{b::C, load as load_it};\npub use d::E;\npub fn f() {}\npub(crate) use a::G;\n";
+        assert_eq!(root_pub_names(lib), ["C", "E", "dev", "f", "load_it"]);
+        let doc = "- `z`: `Z`\n**API boundary:** the libraries\nexport:\n- `p`: `B`, `a` (a fn)\n- `q`: `C`\n\nmore";
+        let api = documented_api(doc);
+        assert_eq!(api["p"], ["B", "a"]);
+        assert_eq!(api["q"], ["C"]);
     }
 
     #[test]

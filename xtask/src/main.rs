@@ -4,6 +4,8 @@ mod fuzz;
 mod kill;
 #[cfg(test)]
 mod layout;
+#[cfg(test)]
+mod tidy;
 mod tree_stats;
 
 fn main() -> anyhow::Result<()> {
@@ -14,10 +16,13 @@ fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("bench") => bench::main(&args[1..]),
+        Some("docs") => bench::docs_main(&args[1..]),
         Some("codegen") => codegen::run(&args[1..]),
         Some("tree-stats") => tree_stats::run(&args[1..]),
         Some("fuzz") => fuzz::run(&args[1..]),
         Some("kill-campaign") => kill::run(&args[1..]),
-        _ => anyhow::bail!("usage: cargo xtask <bench|codegen|tree-stats|fuzz|kill-campaign> ..."),
+        _ => anyhow::bail!(
+            "usage: cargo xtask <bench|docs|codegen|tree-stats|fuzz|kill-campaign> ..."
+        ),
     }
 }

@@ -7,7 +7,8 @@ use std::path::Path;
 use std::time::Instant;
 
 use anyhow::{bail, Context};
-use treedd_tree::{replacement_quality, Lang, RTree};
+use treedd_tree::dev::replacement_quality;
+use treedd_tree::{Lang, RTree};
 
 /// Nodes tested for the replacement rate per file (evenly spread): at most 2000, and for
 /// large inputs as many as fit in about 20 MB of re-parsed text (each test re-parses the
@@ -109,10 +110,11 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
 
 /// Peak resident set size of this process so far, in MB.
 fn peak_rss_mb() -> f64 {
-    // SAFETY: getrusage only writes the struct we pass.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
-        return 0.0;
-    }
-    usage.ru_maxrss as f64 / 1024.0
+    // rustix has no getrusage.
+    // SAFETY: getrusage only writes into the zeroed plain-data struct we own.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        (libc::getrusage(libc::RUSAGE_SELF, &mut usage) == 0).then_some(usage)
+    };
+    usage.map_or(0.0, |u| u.ru_maxrss as f64 / 1024.0)
 }

@@ -1,4 +1,4 @@
-//! Everything that can be checked before the first oracle run (issue 12, item 5), so an
+//! Everything that can be checked before the first oracle run, so an
 //! overnight reduction never fails at the end over a path typo: the input is a regular,
 //! readable file (a FIFO would block forever), the output and `--stats` locations can be
 //! written. The oracle itself is checked by `CommandOracleBuilder::build`.

@@ -1,4 +1,4 @@
-//! The final layout step (issue 43): after a finished reduction, treedd's own layout of the
+//! The final layout step: after a finished reduction, treedd's own layout of the
 //! result (`Lang::lay_out`, from `grammars/<lang>/layout.toml`), then the language's own
 //! formatter where one is installed (`[[formatters]]` of the same file), each kept only if
 //! the oracle still finds it interesting. Every oracle run goes through the reduction's
@@ -165,7 +165,7 @@ fn run(
     use std::os::unix::process::CommandExt;
     let failed = |e: std::io::Error| Failure::Failed(e.to_string());
     // The run's scratch directory (see `treedd_reduce::reaper`), else $TMPDIR.
-    let root = std::env::var_os(treedd_reduce::reaper::MARKER_VAR)
+    let root = std::env::var_os(treedd_proc::MARKER_VAR)
         .map(PathBuf::from)
         .filter(|p| p.is_dir())
         .unwrap_or_else(std::env::temp_dir);

@@ -1,4 +1,4 @@
-//! The CLI's half of "no orphans, even after SIGKILL" (see `treedd_reduce::reaper` for the
+//! The CLI's half of "no orphans, even after SIGKILL" (see `treedd_proc`'s reaper for the
 //! design): removing dead runs' scratch directories, starting the watchdog (treedd itself,
 //! re-executed with [`WATCHDOG_VAR`] set), and the watchdog's `main`.
 
@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::Command;
 use std::sync::Arc;
 
-use treedd_reduce::reaper::{watchdog_main, Scratch, Watchdog};
+use treedd_proc::{watchdog_main, Scratch, Watchdog};
 
 use crate::exit::{self, Fatal};
 

@@ -24,8 +24,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Parser;
-use treedd_reduce::reaper::Watchdog;
-use treedd_reduce::{CommandOracle, CommandOracleBuilder};
+use treedd_proc::{CommandOracle, CommandOracleBuilder, Watchdog};
 
 use crate::exit::Fatal;
 use crate::flags::{Args, Timeout};
@@ -91,7 +90,7 @@ fn run() -> anyhow::Result<u8> {
     // copying the environment to add it (see `CommandOracle`). No other thread exists yet, so
     // nothing reads the environment meanwhile; /proc/PID/environ shows the environment treedd
     // was started with, so the watchdog's scan does not take treedd itself for an oracle.
-    std::env::set_var(treedd_reduce::reaper::MARKER_VAR, watchdog.marker());
+    std::env::set_var(treedd_proc::MARKER_VAR, watchdog.marker());
     let oracle = build_oracle(&args, scratch.path(), watchdog)?;
     let code = Reduction::new(args, plan, input, oracle).run();
     // Removed here on every way out but `exit`; the watchdog, or the next run, removes it then.
@@ -126,7 +125,7 @@ fn build_oracle(
         .build()
         .map_err(|e| {
             let code = match e {
-                treedd_reduce::Error::TempRoot { .. } | treedd_reduce::Error::TempDir(_) => {
+                treedd_proc::Error::TempRoot { .. } | treedd_proc::Error::TempDir(_) => {
                     exit::FAILURE
                 }
                 _ => exit::ORACLE,

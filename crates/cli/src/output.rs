@@ -5,14 +5,12 @@
 //! either the previous best or the new one, never a mix.
 //!
 //! Improvements are written by a thread of their own: the oracle run that found one hands it
-//! over and answers at once. Writing (a file, `fdatasync`, a rename: 1-3 ms on the bench
-//! machines' disks) used to hold up that answer, which the whole reduction waits for, at every
-//! improvement (about 170 on the 13 JRTS reductions). Improvements found while a write is under
-//! way replace one another, so only the newest is written next, and writes are at least
-//! [`MIN_INTERVAL`] apart: improvements often come tens of milliseconds apart, and each write's
-//! `fdatasync` was 5-11% of treedd's own CPU (perf, JRTS and c-ice); 100 ms apart they were still
-//! 9% on JRTS (18 synced writes in one reduction of 1.2 s), and 500 ms apart took treedd's CPU
-//! on the 13 JRTS reductions from 0.28-0.29 s to 0.26-0.27 s. [`BestWriter::flush`] and
+//! over and answers at once: writing (a file, `fdatasync`, a rename: milliseconds on a disk)
+//! would otherwise hold up that answer, which the whole reduction waits for, at every
+//! improvement. Improvements found while a write is under way replace one another, so only
+//! the newest is written next, and writes are at least [`MIN_INTERVAL`] apart: improvements
+//! often come tens of milliseconds apart, and each write's `fdatasync` is a large share of
+//! treedd's own CPU. [`BestWriter::flush`] and
 //! [`BestWriter::finish`] write what is pending at once and wait for it; a SIGKILL can only
 //! lose the improvements of the last [`MIN_INTERVAL`], never the file (it then holds an
 //! earlier one).
@@ -282,8 +280,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8], mode: Option<&fs::Permissions>) -
 }
 
 /// [`write_atomic`] without the sync, for reports (`--stats`): a crash may leave the old file,
-/// never a part of the new one, and the write costs no disk flush (each `fdatasync` was about
-/// 0.4 ms of treedd's CPU on the bench machines).
+/// never a part of the new one, and the write costs no disk flush.
 pub fn write_report(path: &Path, bytes: &[u8]) -> io::Result<()> {
     replace(path, bytes, None, false)
 }

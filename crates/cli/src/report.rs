@@ -88,7 +88,7 @@ pub struct StatsReport {
     /// ERROR and MISSING nodes in the input's parse (tree languages).
     pub input_syntax_errors: Option<usize>,
     pub wall_seconds: f64,
-    /// treedd's own CPU time, user and system, all threads (`treedd_reduce::cpu_seconds`), up
+    /// treedd's own CPU time, user and system, all threads (`treedd_proc::cpu_seconds`), up
     /// to this report; the oracle runs' CPU is not in it.
     pub cpu_seconds: Option<f64>,
     pub peak_rss_bytes: Option<u64>,

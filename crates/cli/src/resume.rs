@@ -1,4 +1,4 @@
-//! `--resume` (issue 12, item 3): the state file that lets an interrupted or killed reduction
+//! `--resume`: the state file that lets an interrupted or killed reduction
 //! continue from the best result on disk.
 //!
 //! The state file is `<OUTPUT>.treedd-state.json`, next to the output. It is written (atomically)

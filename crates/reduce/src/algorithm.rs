@@ -1,4 +1,4 @@
-//! Configuration and entry point of tree reduction (issue 4).
+//! Configuration and entry point of tree reduction.
 //!
 //! The 16 configurations of the dissertation's Table 7.1 are `Base` x `Hoisting`; each has the
 //! paper's name (`HDD*`, `Hoist^r*+HDDH^r*`, `Coarse HDDH*`, ...), which [`TreeConfig::name`]
@@ -17,7 +17,7 @@ use crate::{fixpoint, hdd, reduce_text, DdminOptions, Judge, Pass, PassRecord, T
 /// The pruning algorithm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Base {
-    /// HDD: DDMIN over all nodes of one level at a time (004 fig. 2).
+    /// HDD: DDMIN over all nodes of one level at a time (HDD with hoisting, fig. 2).
     Hdd,
     /// HDDr: DDMIN over the children of one node at a time (dissertation fig. 2.2(b)).
     Hddr,
@@ -49,7 +49,7 @@ pub enum Hoisting {
     None,
     /// Hoist* + X* (hoisting as preprocessing)
     Pre,
-    /// XH* (interlaced, fig. 9 of 004)
+    /// XH* (interlaced; HDD with hoisting, fig. 9)
     Interlace,
     /// Hoist* + XH*
     Both,
@@ -149,18 +149,17 @@ impl TreeConfig {
     /// - `fastest` = Coarse HDD^r*: the fewest oracle runs (0.51 x HDD*) for outputs about a
     ///   quarter larger than HDD*'s, as the dissertation also recommends.
     ///
-    /// The transformation passes were chosen on the real compiler crashes of
-    /// `../shared/suites/c-ice` first (docs/benchmarks.md, "Transformation passes"): `balanced`
-    /// and `smallest` run all nine, `fastest` none. `subtrees` and `tokens` joined the default
-    /// on 2026-11-25: on the six real gcc crashes they shrink its output on five (82 -> 64,
-    /// 51 -> 40, 83 -> 77, 59 -> 57, 77 -> 76 characters) for 1.03x to 1.13x the oracle runs
-    /// (1.46x on the JRTS proxies, 1.23x on the fixtures). The figures behind the choice
-    /// (sizes against C-Reduce's, oracle runs) are in that section of the docs.
+    /// The transformation passes are chosen on the real gcc crashes of the c-ice suite first
+    /// (docs/bench/runs/2026-11-23-presets.md): `balanced` and `smallest` run all nine,
+    /// `fastest` none. On the six real gcc crashes `subtrees` and `tokens` shrink the default's
+    /// output on five (82 -> 64, 51 -> 40, 83 -> 77, 59 -> 57, 77 -> 76 characters) for 1.03x
+    /// to 1.13x the oracle runs (1.46x on the JRTS proxies, 1.23x on the fixtures). The figures
+    /// behind the choice (sizes against C-Reduce's, oracle runs) are in that record.
     /// Every preset has the reference closure (`closure`, for languages that declare before
     /// use): on the six real gcc crashes it cuts the default's oracle runs by 47% (12,782 ->
     /// 6,819 at `--jobs 1`) for the same sizes; on six Perses proxies, whose oracles accept
     /// calls without declarations (which the closure asks), the same sizes as without it in
-    /// 0.36-0.94x the runs (docs/benchmarks.md).
+    /// 0.36-0.94x the runs (docs/bench/runs/2026-11-25-reference-closure.md).
     /// `smallest` also runs `balanced` from the input as an alternative (see
     /// [`TreeConfig::alternatives`]): HDD's path and HDDr's differ, and on one real gcc crash
     /// of six the default's is the shorter (59 vs 65 characters).
@@ -614,6 +613,6 @@ mod tests;
 #[cfg(test)]
 mod portfolio_tests;
 
-/// The papers' examples (004 figs. 3 and 5) reduced with their real oracles (fixtures/).
+/// The papers' examples (HDD with hoisting, figs. 3 and 5) reduced with their real oracles (fixtures/).
 #[cfg(test)]
 mod fixture_tests;

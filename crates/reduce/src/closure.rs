@@ -127,7 +127,7 @@ const PROBES: usize = 3;
 /// (`-Werror=implicit-function-declaration`). Where it does not, following calls keeps every
 /// function declaration that a kept call names until the call goes (on six Perses inputs,
 /// whose oracles run `gcc -w`, 1.05-4.5x the oracle runs of asking, and outputs up to 7%
-/// larger); where it does, ignoring them cost 1.3-2.1x the runs on the real gcc crashes of
+/// larger); where it does, ignoring them costs 1.3-2.1x the runs on the real gcc crashes of
 /// c-ice.
 ///
 /// The question: the top-level siblings that only calls refer to; the current text without

@@ -1,7 +1,7 @@
-//! Hierarchical Delta Debugging: HDD (004 fig. 2, level by level), HDDr (dissertation
+//! Hierarchical Delta Debugging: HDD (HDD with hoisting, fig. 2, level by level), HDDr (dissertation
 //! fig. 2.2(b), the children of one node at a time), Coarse HDD and Coarse HDDr (fig. 2.3,
 //! only nodes whose replacement is empty take part), and their interlacing with hoisting
-//! (HDDH, 004 fig. 9 / dissertation fig. 7.8). The same two traversals also drive the
+//! (HDDH; HDD with hoisting, fig. 9, and the dissertation's fig. 7.8). The same two traversals also drive the
 //! stand-alone hoisting algorithms of fig. 7.7 (a `Step` without `prune`).
 
 use std::collections::VecDeque;
@@ -77,7 +77,7 @@ fn work_list<T: Tree>(s: &mut Session<T>, step: Step, order: TraversalOrder) {
 /// How many nodes of the work list ahead of the current one the lookahead covers.
 const LOOKAHEAD_NODES: usize = 64;
 
-/// Speculation across steps (issue 10, see `lookahead`): announce what the visits of the
+/// Speculation across steps (see `lookahead`): announce what the visits of the
 /// current node and of the next nodes of the work list test if every test fails (C-Vise's bet
 /// that most candidates fail): each node's whole DDMIN sequence
 /// ([`crate::ddmin::all_fail_sequence`], with the test of removing a lone node), then its
@@ -130,8 +130,7 @@ fn announce_rest<T: Tree>(s: &Session<T>, mut out: Vec<Vec<u8>>, step: Step) {
 /// When `s.ahead` is the whole (breadth-first) work list, what follows it is known too: the
 /// breadth-first walk on from it and the visited node's kept children, then, if the pass
 /// changes the text (it has, or `base` assumes a change), the fixed point's next pass from the
-/// root. Without it the workers ran out of work at the end of every pass (sleep oracle,
-/// `--jobs 8`: two of eight busy for 0.2-0.4 s at each pass's end). When the phase ends
+/// root, so the workers do not run out of work at the end of every pass. When the phase ends
 /// there instead, the transformation passes follow (`Session::after_phase`).
 fn next_visits<T: Tree>(
     s: &Session<T>,

@@ -1,5 +1,6 @@
-//! Hoisting (004 section III-C, dissertation section 7.2): the transformation-based
-//! minimizing algorithm TMIN (004 fig. 6) over the hoisting candidates chi(n) (fig. 7).
+//! Hoisting (HDD with hoisting, section III-C; dissertation, section 7.2): the
+//! transformation-based minimizing algorithm TMIN (HDD with hoisting, fig. 6) over the
+//! hoisting candidates chi(n) (fig. 7).
 //!
 //! The hoisting algorithms themselves (Hoist, Hoist^r, Coarse Hoist, Coarse Hoist^r of
 //! fig. 7.7, and the interlaced HDDH family of fig. 7.8) are the traversals of `hdd.rs` with a
@@ -46,7 +47,7 @@ pub(crate) fn chi<T: Tree>(tree: &T, n: T::Node) -> Vec<T::Node> {
 /// Returns whether anything was hoisted.
 ///
 /// The candidates of a pass, from one element to the next, form one sequence on the
-/// speculative driver (`crate::driver`): what the pass tests when every candidate fails, so
+/// speculative driver (`crate::engine::driver`): what the pass tests when every candidate fails, so
 /// with several jobs the next elements' candidates are tested while earlier ones run, and the
 /// first interesting one in order wins whatever `jobs` is.
 pub(crate) fn tmin<T: Tree>(s: &mut Session<T>, nodes: &[T::Node]) -> bool {
@@ -87,7 +88,7 @@ fn first_hoisting<T: Tree>(s: &Session<T>, image: &[T::Node]) -> Option<(usize, 
         .flat_map(|(k, &n)| chi(tree, n).into_iter().map(move |d| (k, n, d)))
         .collect();
     let (judge, current) = (s.judge, s.current.as_slice());
-    let i = crate::driver::first_passing(judge, s.jobs(), candidates.len(), &|i| {
+    let i = crate::engine::driver::first_passing(judge, s.jobs(), candidates.len(), &|i| {
         let (_, n, d) = candidates[i];
         Some(candidate_test(judge, current, &tree.unparse_hoisted(n, d)))
     })?;

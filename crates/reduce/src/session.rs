@@ -314,7 +314,8 @@ pub(crate) mod toy {
     use std::sync::{Arc, Mutex};
 
     use super::Tree;
-    use crate::{FnOracle, Judge, JudgeOptions};
+    use crate::engine::FnOracle;
+    use crate::{Judge, JudgeOptions};
 
     #[derive(Clone, Debug)]
     struct Node {

@@ -3,7 +3,8 @@
 
 use std::ops::Range;
 
-use crate::{ddmin, DdminOptions, Judge};
+use crate::ddmin::ddmin;
+use crate::{DdminOptions, Judge};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TextUnit {
@@ -120,7 +121,8 @@ pub(crate) fn chars(input: &[u8]) -> Vec<Range<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{FnOracle, JudgeOptions};
+    use crate::engine::FnOracle;
+    use crate::JudgeOptions;
 
     fn judge(f: impl Fn(&[u8]) -> bool + Send + Sync + 'static) -> Judge {
         Judge::new(Box::new(FnOracle::new(f)), JudgeOptions::default())

@@ -1,4 +1,4 @@
-//! What the transformation passes need to know about a text (issue 9): its tokens, its
+//! What the transformation passes need to know about a text: its tokens, its
 //! identifier occurrences, its literals, and the parameter and argument lists of its functions
 //! and calls. Everything language-specific comes from `grammars/<lang>/passes.toml`
 //! ([`PassData`]); the code here only walks tree-sitter trees.

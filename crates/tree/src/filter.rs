@@ -1,9 +1,9 @@
 //! The syntax filter: a candidate goes to the oracle only if a parse finds at most as many
 //! ERROR and MISSING nodes in it as in the input.
 //!
-//! Parsing every candidate of a large input from scratch was most of treedd's own CPU
-//! (`perf`, the first minute of the default on the 554 KB Perses input gcc-64990: parsing was
-//! 34% of the machine's CPU, the oracles' gcc runs included). Almost every candidate is the
+//! Parsing every candidate of a large input from scratch would be most of treedd's own CPU
+//! (on inputs of hundreds of kilobytes, a large share of the machine's, the oracles'
+//! compiler runs included). Almost every candidate is the
 //! current text with one region changed, so the filter parses it incrementally: tree-sitter
 //! reuses the subtrees of the current text's tree outside the changed region, found as the
 //! common prefix and suffix of the two texts.
@@ -18,11 +18,9 @@
 //!
 //! An improvement is a candidate the filter accepted one oracle run before, so the filter
 //! keeps the trees of the last error-free candidates it accepted ([`ACCEPTED_KEEP`]), and
-//! [`SyntaxFilter::rebase`] on one of them takes its tree instead of parsing it again. Those
-//! parses were 6% of treedd's CPU on the 13 JRTS reductions at `--jobs 1` (`perf`); kept,
-//! treedd's CPU there fell 3-8% (`--jobs` 1 and 2). The trees cost memory (a fresh parse's
-//! tree is many times its text): [`ACCEPTED_BYTES`] bounds it, and the peak RSS of the 793 KB
-//! Perses input clang-26760 went from 126 to 148 MB (178 MB with 4 MiB).
+//! [`SyntaxFilter::rebase`] on one of them takes its tree instead of parsing it again. The
+//! trees cost memory (a fresh parse's tree is many times its text): [`ACCEPTED_BYTES`]
+//! bounds it.
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -180,8 +178,7 @@ impl SyntaxFilter {
     ///
     /// Telling the base's tree about an edit visits every node in the removed range, so an
     /// edit that removes most of a large text (a subset that keeps one part) costs more than
-    /// parsing the candidate from scratch: on the 793 KB Perses input clang-26760, the edits
-    /// were 12% of treedd's instructions and the incremental parses another 24%.
+    /// parsing the candidate from scratch.
     fn reparse(&self, base: &Base, candidate: &[u8]) -> Option<Tree> {
         let edit = edit_between(base, candidate);
         if edit.old_end_byte - edit.start_byte > candidate.len() {

@@ -1,4 +1,4 @@
-//! Fuzzing of the tree layer (issue 12, item 6): parse -> reduction tree -> random sequences
+//! Fuzzing of the tree layer: parse -> reduction tree -> random sequences
 //! of prune, hoist and tentative replacements -> unparse, for every grammar language.
 //!
 //! Checked on every case: building never panics; the untouched tree unparses to the input

@@ -1,3 +1,9 @@
+//! The languages: the built-in grammars, registered in one `builtins!` table (one line each:
+//! variant, name, tree-sitter language, other names, extensions; the tables come from
+//! `grammars/<name>/`), plain text, and grammars loaded at run time ([`Lang::Loaded`], see
+//! `loader.rs`). [`LangData`] is a grammar's data as the tree crate uses it, built once per
+//! process. Each `lang/<name>.rs` holds that language's tests.
+
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::OnceLock;
@@ -6,13 +12,21 @@ use crate::pass_data::PassData;
 use crate::replace::{parse_positions, parse_replacements};
 use crate::Error;
 
+#[cfg(test)]
 mod c;
+#[cfg(test)]
 mod cpp;
+#[cfg(test)]
 mod go;
+#[cfg(test)]
 mod java;
+#[cfg(test)]
 mod javascript;
+#[cfg(test)]
 mod python;
+#[cfg(test)]
 mod rust;
+#[cfg(test)]
 mod typescript;
 
 /// The input languages treedd knows: the built-in grammars, plain text, and grammars
@@ -34,7 +48,7 @@ pub enum Lang {
 }
 
 /// One built-in language: its `--language` names (the first is canonical), the file
-/// extensions that imply it, and its tables (`lang/<x>.rs`).
+/// extensions that imply it, and its tables (under `grammars/<name>/`).
 pub(crate) struct Builtin {
     pub lang: Lang,
     pub names: &'static [&'static str],
@@ -42,17 +56,39 @@ pub(crate) struct Builtin {
     pub spec: fn() -> Spec<'static>,
 }
 
-/// The registration list: one line per built-in grammar.
-const BUILTINS: &[Builtin] = &[
-    c::BUILTIN,
-    cpp::BUILTIN,
-    javascript::BUILTIN,
-    typescript::BUILTIN,
-    java::BUILTIN,
-    rust::BUILTIN,
-    python::BUILTIN,
-    go::BUILTIN,
-];
+/// `BUILTINS` from one line per grammar: the variant, the canonical name (also the folder under
+/// `grammars/`), the tree-sitter language, the other `--language` names, the extensions.
+macro_rules! builtins {
+    ($($lang:ident $name:literal $language:expr, [$($alias:literal),*], [$($ext:literal),*];)*) => {
+        const BUILTINS: &[Builtin] = &[$(Builtin {
+            lang: Lang::$lang,
+            names: &[$name $(, $alias)*],
+            extensions: &[$($ext),*],
+            spec: || Spec {
+                name: $name,
+                language: $language.into(),
+                replacements: include_str!(concat!("../../../grammars/", $name, "/replacements.tsv")),
+                positions: include_str!(concat!("../../../grammars/", $name, "/positions.tsv")),
+                compatible: include_str!(concat!("../../../grammars/", $name, "/compatible.txt")),
+                flatten: include_str!(concat!("../../../grammars/", $name, "/flatten.txt")),
+                passes: include_str!(concat!("../../../grammars/", $name, "/passes.toml")),
+            },
+        }),*];
+    };
+}
+
+// The registration list, in the order of `--language`'s help. Each language's tests are in
+// `lang/<name>.rs`.
+builtins! {
+    C "c" tree_sitter_c::LANGUAGE, [], ["c", "h"];
+    Cpp "cpp" tree_sitter_cpp::LANGUAGE, ["c++", "cxx"], ["cpp", "cc", "cxx", "c++", "hpp", "hh", "hxx"];
+    JavaScript "javascript" tree_sitter_javascript::LANGUAGE, ["js"], ["js", "mjs", "cjs"];
+    TypeScript "typescript" tree_sitter_typescript::LANGUAGE_TYPESCRIPT, ["ts"], ["ts", "mts", "cts"];
+    Java "java" tree_sitter_java::LANGUAGE, [], ["java"];
+    Rust "rust" tree_sitter_rust::LANGUAGE, ["rs"], ["rs"];
+    Python "python" tree_sitter_python::LANGUAGE, ["py"], ["py", "pyi"];
+    Go "go" tree_sitter_go::LANGUAGE, ["golang"], ["go"];
+}
 
 impl Lang {
     /// The built-in languages and text (not the run-time grammars).
@@ -446,39 +482,72 @@ fn is_word(s: &str) -> bool {
 mod tests {
     use super::*;
 
-    #[test]
-    fn every_lang_loads_and_parses() {
-        for &lang in Lang::all() {
-            match lang.data() {
-                Ok(data) => {
-                    assert!(data.names.len() > 100, "{lang:?}");
-                    let min_known = data.min.iter().filter(|m| m.is_some()).count();
-                    assert!(min_known > data.names.len() / 2, "{lang:?}");
-                    assert!(!data.positions.is_empty(), "{lang:?}");
-                    let src: &[u8] = match lang {
-                        Lang::C => b"int main(void) { return 0; }\n",
-                        Lang::JavaScript => b"let x = 1 + 2;\n",
-                        Lang::Java => b"class A { void f() {} }\n",
-                        Lang::Cpp => b"template <class T> T f(T a) { return a; }\n",
-                        Lang::TypeScript => b"let x: number = 1 + 2;\n",
-                        Lang::Rust => b"fn main() { let x: u8 = 1 + 2; }\n",
-                        Lang::Python => b"def f(a):\n    return a + 1\n",
-                        Lang::Go => b"package main\n\nfunc main() { x := 1 + 2; _ = x }\n",
-                        Lang::Text | Lang::Loaded(_) => unreachable!(),
-                    };
-                    let tree = crate::RTree::build(lang, src).unwrap();
-                    assert_eq!(tree.unparse(), src);
-                    assert_eq!(tree.error_count(), 0, "{lang:?}");
-                }
-                Err(e) => {
-                    assert_eq!(lang, Lang::Text);
-                    assert_eq!(
-                        e.to_string(),
-                        "language text has no grammar; reduce it as text"
-                    );
-                }
-            }
+    use std::path::PathBuf;
+
+    use expect_test::expect_file;
+
+    /// `lang`'s tables load and `src`, a small valid program, parses without errors and
+    /// round-trips (each `lang/<x>.rs` calls this).
+    #[track_caller]
+    pub(super) fn check_loads_and_parses(lang: Lang, src: &[u8]) {
+        let data = lang.data().unwrap();
+        assert!(data.names.len() > 100, "{lang:?}");
+        let min_known = data.min.iter().filter(|m| m.is_some()).count();
+        assert!(min_known > data.names.len() / 2, "{lang:?}");
+        assert!(!data.positions.is_empty(), "{lang:?}");
+        let tree = crate::RTree::build(lang, src).unwrap();
+        assert_eq!(tree.unparse(), src);
+        assert_eq!(tree.error_count(), 0, "{lang:?}");
+    }
+
+    /// Every input under test_data/<lang>/ round-trips and matches its `.tree` snapshot
+    /// (refresh with UPDATE_EXPECT=1).
+    #[track_caller]
+    pub(super) fn check_snapshots(lang: Lang) {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("test_data")
+            .join(lang.name());
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| Lang::from_path(p) == Some(lang))
+            .collect();
+        files.sort();
+        assert!(!files.is_empty(), "no inputs in {}", dir.display());
+        for path in files {
+            let src = std::fs::read(&path).unwrap();
+            let tree = crate::RTree::build(lang, &src).unwrap();
+            assert_eq!(tree.unparse(), src, "{}", path.display());
+            let mut snapshot = crate::dump(&tree);
+            snapshot.push_str(&format!("errors: {}\n", tree.error_count()));
+            expect_file![path.with_extension("tree")].assert_eq(&snapshot);
         }
+    }
+
+    /// A 10,000-deep nesting (`deep`) and a 10 MB input of repeated `unit`s (after `head`):
+    /// no crash, byte-exact round trip, no error in the large one.
+    #[track_caller]
+    pub(super) fn check_deep_and_large(lang: Lang, deep: &str, head: &str, unit: &str) {
+        let tree = crate::RTree::build(lang, deep.as_bytes()).unwrap();
+        assert_eq!(tree.unparse(), deep.as_bytes(), "{lang:?}");
+        let large = format!("{head}{}", unit.repeat(10_000_000 / unit.len() + 1));
+        let tree = crate::RTree::build(lang, large.as_bytes()).unwrap();
+        assert_eq!(tree.unparse(), large.as_bytes(), "{lang:?}");
+        assert_eq!(tree.error_count(), 0, "{lang:?}");
+    }
+
+    /// `pre`, 10,000 opening parentheses, `1`, as many closing ones, `post`.
+    pub(super) fn parens(pre: &str, post: &str) -> String {
+        format!("{pre}{}1{}{post}", "(".repeat(10_000), ")".repeat(10_000))
+    }
+
+    #[test]
+    fn text_has_no_grammar() {
+        let e = Lang::Text.data().err().unwrap();
+        assert_eq!(
+            e.to_string(),
+            "language text has no grammar; reduce it as text"
+        );
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! treedd's own layout of a result (issue 43): the whitespace between tokens rebuilt from the
+//! treedd's own layout of a result: the whitespace between tokens rebuilt from the
 //! tree, one statement or declaration per line, blocks indented, the language's usual spacing
 //! between tokens, from `grammars/<lang>/layout.toml`. Only whitespace between tokens changes:
 //! tokens, their order, strings, comments and other verbatim nodes stay, and two tokens that

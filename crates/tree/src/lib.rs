@@ -11,7 +11,7 @@ mod error;
 mod facts;
 mod filter;
 mod flatten;
-pub mod fuzz;
+mod fuzz;
 mod glue;
 mod lang;
 mod layout;
@@ -35,6 +35,14 @@ pub use layout::{non_whitespace, Formatter};
 pub use loader::{default_cache_dir, load as load_grammar, Loaded};
 pub use parse::count_errors;
 pub use pass_data::Bindings;
-pub use quality::{replacement_quality, Quality};
-pub use replace::{generate as generate_tables, GrammarSources};
 pub use rtree::{Edit, NodeId, Parse, RTree, TreeStats};
+
+/// Entry points for the workspace's own tools, not part of the API: the fuzzer
+/// (`cargo xtask fuzz`), the table generator (`cargo xtask codegen`) and the replacement
+/// quality measure (`cargo xtask tree-stats`).
+#[doc(hidden)]
+pub mod dev {
+    pub use crate::fuzz::{fuzz_case, mutate, FuzzCounts, Rng};
+    pub use crate::quality::{replacement_quality, Quality};
+    pub use crate::replace::{generate as generate_tables, GrammarSources};
+}

@@ -8,7 +8,7 @@
 //! beside the two JSON files (or given as the path itself) is loaded as it is.
 //!
 //! The tables are derived from the JSON files with the same code that `cargo xtask
-//! codegen` runs for the built-in languages ([`crate::generate_tables`]). Optional
+//! codegen` runs for the built-in languages (`replace::generate`). Optional
 //! `overrides.toml`, `compatible.txt`, `flatten.txt` and `passes.toml` next to the JSON
 //! files (or in `DIR/treedd/`) play the role of the hand-written files under
 //! `grammars/<lang>/`; without `compatible.txt`, every supertype of node-types.json
@@ -18,7 +18,7 @@
 //! A loaded grammar lives for the rest of the process: its library is never unloaded and
 //! its data is leaked once, so that [`Lang::Loaded`] stays a `Copy` handle.
 
-use std::ffi::{CStr, CString, OsString};
+use std::ffi::OsString;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -171,7 +171,7 @@ pub fn load(path: &Path, cache: &Path) -> Result<Loaded, Error> {
         }
     };
     let overrides = optional("overrides.toml")?.unwrap_or_default();
-    let tables = crate::replace::generate(&crate::GrammarSources {
+    let tables = crate::replace::generate(&crate::replace::GrammarSources {
         grammar_json: &grammar_json,
         node_types_json: &node_types_json,
         overrides_toml: &overrides,
@@ -325,47 +325,42 @@ fn compile(
     Ok((library, true))
 }
 
-/// dlopen the library (never closed) and call its `tree_sitter_<name>` function.
+/// Load the library (never closed) and call its `tree_sitter_<name>` function.
 fn open(library: &Path, name: &str) -> Result<tree_sitter::Language, Error> {
+    use libloading::os::unix::{Library, RTLD_LOCAL, RTLD_NOW};
+    /// `const TSLanguage *tree_sitter_<name>(void)`: no arguments, returns a pointer to the
+    /// grammar's static data.
+    type LanguageFn = extern "C" fn() -> *const tree_sitter::ffi::TSLanguage;
     let fail = |reason: String| Error::Load {
         path: library.to_path_buf(),
         reason,
     };
-    let last_error = || {
-        // SAFETY: dlerror returns a thread-local C string or null.
-        let msg = unsafe { libc::dlerror() };
-        if msg.is_null() {
-            "unknown error".to_string()
-        } else {
-            // SAFETY: non-null dlerror results are NUL-terminated strings.
-            unsafe { CStr::from_ptr(msg) }
-                .to_string_lossy()
-                .into_owned()
-        }
-    };
-    let path = CString::new(library.as_os_str().as_encoded_bytes())
-        .map_err(|_| fail("the path contains a NUL byte".into()))?;
+    if library.as_os_str().as_encoded_bytes().contains(&0) {
+        return Err(fail("the path contains a NUL byte".into()));
+    }
     // SAFETY: loading a tree-sitter grammar runs no initialisers beyond the C runtime's.
-    let handle = unsafe { libc::dlopen(path.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL) };
-    if handle.is_null() {
-        return Err(fail(last_error()));
-    }
+    let lib = unsafe { Library::open(Some(library), RTLD_NOW | RTLD_LOCAL) }.map_err(|e| {
+        fail(match e {
+            libloading::Error::DlOpenUnknown => "unknown error".to_string(),
+            e => e.to_string(),
+        })
+    })?;
     let symbol = format!("tree_sitter_{}", name.replace('-', "_"));
-    let c_symbol = CString::new(symbol.clone()).map_err(|_| fail("bad grammar name".into()))?;
-    // SAFETY: handle is a live library handle (never closed).
-    let f = unsafe { libc::dlsym(handle, c_symbol.as_ptr()) };
-    if f.is_null() {
-        return Err(fail(format!("no function {symbol} in the library")));
+    if symbol.contains('\0') {
+        return Err(fail("bad grammar name".into()));
     }
-    // SAFETY: tree-sitter grammars export `const TSLanguage *tree_sitter_<name>(void)`.
-    let language_fn: unsafe extern "C" fn() -> *const tree_sitter::ffi::TSLanguage =
-        unsafe { std::mem::transmute(f) };
-    // SAFETY: see above; the library stays loaded for the life of the process.
-    let ptr = unsafe { language_fn() };
+    // SAFETY: a grammar's `tree_sitter_<name>` has the type `LanguageFn` and is safe to call
+    // while the library is loaded, which is for the rest of the process (it is never closed).
+    let function = unsafe { lib.get::<Option<LanguageFn>>(symbol.as_bytes()) }
+        .ok()
+        .and_then(|f| *f)
+        .ok_or_else(|| fail(format!("no function {symbol} in the library")))?;
+    std::mem::forget(lib);
+    let ptr = function();
     if ptr.is_null() {
         return Err(fail(format!("{symbol}() returned null")));
     }
-    // SAFETY: non-null pointer to a static TSLanguage.
+    // SAFETY: a non-null pointer from a grammar's language function, to its static TSLanguage.
     let language = unsafe { tree_sitter::Language::from_raw(ptr) };
     let abi = language.abi_version();
     let (min, max) = (

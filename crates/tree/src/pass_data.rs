@@ -1,4 +1,4 @@
-//! The transformation passes' per-language data, `grammars/<lang>/passes.toml` (issue 9),
+//! The transformation passes' per-language data, `grammars/<lang>/passes.toml`,
 //! parsed and checked against the grammar when a language is loaded. [`crate::facts`] uses
 //! it; this module depends on nothing else of the crate.
 

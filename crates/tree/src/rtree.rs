@@ -9,7 +9,19 @@
 //! Building runs in two passes, both iterative: [`crate::raw`] copies the visible tree-sitter
 //! nodes with an explicit cursor walk; the second pass creates the final nodes top-down,
 //! squeezing single-child chains ([`crate::squeeze`]) and flattening recursive chains
-//! ([`crate::flatten`]).
+//! ([`crate::flatten`]): chains listed in `grammars/<lang>/flatten.txt` become one node of
+//! removable `<kind>/tail` groups.
+//!
+//! What the algorithms see of a node: its replacement ([`crate::replace`]: "" where its
+//! position may be empty, one of several where a sibling in the same position remains, else
+//! its kind's minimal string); whether it is *hidden* (an anonymous token in a required
+//! position, which no algorithm tests); [`RTree::compatible`] (same kind, or a shared group of
+//! `grammars/<lang>/compatible.txt`, one bit per group) and [`RTree::fits`] for hoisting.
+//! Identifier tokens (the `identifiers` kinds of passes.toml, reserved words excepted) carry
+//! a number per spelling and a mark on each spelling's first occurrence, for the reference
+//! closure. The tree changes only through [`RTree::prune`] and [`RTree::hoist`], committed
+//! after the judge found the candidate interesting; candidates are serialized without
+//! mutating it (`rtree/unparse.rs`).
 
 use crate::flatten::{self, Item};
 use crate::lang::{KindId, LangData};
@@ -420,8 +432,8 @@ impl RTree {
     /// admits one kind only, every text of which begins with one token (C's function body: a
     /// `compound_statement`, always `{ ... }`), takes only what begins with that token; any
     /// other slot anything [`RTree::compatible`] allows. A hoisting that does not fit is a
-    /// syntax error, which the syntax filter finds with a parse from scratch of the whole
-    /// text (on the 554 KB Perses gcc-64990, 54 of the first 57 such parses, 45-65 ms each).
+    /// syntax error, which the syntax filter finds only with a parse from scratch of the whole
+    /// text, slow on a large input.
     /// Kinds without a fixed first token (a Python `block`, which may be one statement)
     /// restrict nothing. Where `d`'s first token is unknown (a pruned node's replacement, a
     /// comment), `d` fits.

@@ -2,11 +2,10 @@
 //!
 //! A loop that writes the candidate to a private directory, starts the oracle in its own
 //! process group, waits for it and removes the file, and does nothing else. It gives two
-//! floors for the figures issue 10 asks for, measured on the same machine in the same bench
+//! floors for `bench speculation`'s figures, measured on the same machine in the same bench
 //! run with the same oracles:
 //! - **the spawn floor**: the CPU this loop spends per run. No reducer avoids it, so a
-//!   reducer's CPU per wall second cannot fall below it times its runs per wall second (the
-//!   issue asks for treedd's CPU to be at most 2% of the wall);
+//!   reducer's CPU per wall second cannot fall below it times its runs per wall second;
 //! - **the parallel speed-up of the oracle itself**: the loop's wall time one run at a time
 //!   against two at a time. Oracles that use more than one core (a JVM's compiler and
 //!   collector threads) go less than twice as fast two at a time, and `--jobs 2` cannot beat
@@ -21,7 +20,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context as _, Result};
 
-use treedd_reduce::cpu_seconds;
+use treedd_proc::cpu_seconds;
 
 use super::suite::Case;
 

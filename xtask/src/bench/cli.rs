@@ -17,19 +17,29 @@ usage: cargo xtask bench [OPTIONS]
                         fixtures with real oracles; --publish writes docs/bench/speculation.md)
 
 Options:
-  --suite NAME|PATH     fixtures (default), jrts, perses, c-ice (from ../shared/suites) or a
-                        folder
+  --suite NAME|PATH     fixtures (default), any folder of the shared suites beside the
+                        repository (jrts, perses, c-ice, c-ice-large, cpp-ice, rust-ice,
+                        go-ice, python-crash, ts-crash, java-crash, ...) or a folder
   --configs LIST        `all`, `all16` (Table 7.1 only), `none` (only --peers) or a comma
                         list of configuration names (default: all);
                         names: hdd, hoist+hdd, hddh, hoist+hddh, hddr, hoistr+hddr, hddhr,
-                        hoistr+hddhr, coarse-hdd, ... , ddmin-text, preset-NAME
-  --peers LIST          also run these reducers (creduce, cvise, shrinkray) on the same cases
-                        with the same oracles and time limit, as configurations of their own
-                        (shrinkray: Shrink Ray 0.0.2, `pip install shrinkray==0.0.2`)
+                        hoistr+hddhr, coarse-hdd, ... , ddmin-text, preset-NAME; any of
+                        them followed by treedd flags, +NAME=VALUE or +FLAG (e.g.
+                        preset-balanced+list-minimizer=probdd+order=size runs
+                        --preset balanced --list-minimizer probdd --order size; the options
+                        are sorted by name in the configuration's name)
+  --peers LIST          also run these reducers (creduce, cvise, shrinkray, treereduce) on the
+                        same cases with the same oracles, time limit and --jobs, as
+                        configurations of their own; shrinkray: today's Shrink Ray from PyPI
+                        in ~/.cache/treedd-bench/shrinkray-venv (Python 3.12); treereduce:
+                        treereduce-c, -java, -javascript, -rust (cargo install), on the
+                        cases of those languages
   --cases LIST          only these cases (comma list of case folder names)
   --jobs LIST           comma list of --jobs values for treedd (default: 1)
   --time-limit SECONDS  wall-clock cap per run (default: 600)
   --rerun               rerun finished case x configuration x jobs combinations
+  --dry-run             list the cases (input, language, size, oracle) and the runs to do;
+                        run nothing
   --report-only         do not run anything, only render the report from stored results
   --published           with --report-only: re-render docs/bench/<suite>/ from its own
                         results.jsonl (imported once from results.csv where missing)
@@ -62,6 +72,8 @@ pub(super) struct SuiteOptions {
     pub(super) time_limit: Duration,
     pub(super) rerun: bool,
     pub(super) report_only: bool,
+    /// List the cases and the runs to do, run nothing.
+    pub(super) dry_run: bool,
     /// Render from and into docs/bench/<suite>/ (implies `report_only`).
     pub(super) published: bool,
     pub(super) treedd: Option<PathBuf>,
@@ -80,6 +92,7 @@ pub(super) fn parse_args(args: &[String]) -> Result<Invocation> {
         time_limit: Duration::from_secs(600),
         rerun: false,
         report_only: false,
+        dry_run: false,
         published: false,
         treedd: None,
         publish: false,
@@ -130,6 +143,7 @@ pub(super) fn parse_args(args: &[String]) -> Result<Invocation> {
             }
             "--rerun" => opts.rerun = true,
             "--report-only" => opts.report_only = true,
+            "--dry-run" => opts.dry_run = true,
             "--published" => {
                 opts.published = true;
                 opts.report_only = true;
@@ -162,7 +176,8 @@ mod tests {
     fn arguments_are_parsed_and_bad_ones_rejected() {
         let args = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
         let Invocation::Suite(o) = parse_args(&args(
-            "--suite jrts --configs hdd,hddh --jobs 1,4 --time-limit=2.5 --rerun --peers cvise",
+            "--suite jrts --configs hdd,hddh --jobs 1,4 --time-limit=2.5 --rerun --peers cvise \
+             --dry-run",
         ))
         .unwrap() else {
             panic!("not a suite run");
@@ -172,7 +187,7 @@ mod tests {
         assert_eq!(o.peers, [Peer::CVise]);
         assert_eq!(o.jobs, [1, 4]);
         assert_eq!(o.time_limit, Duration::from_millis(2500));
-        assert!(o.rerun && !o.report_only);
+        assert!(o.rerun && !o.report_only && o.dry_run);
         let Invocation::Suite(d) = parse_args(&[]).unwrap() else {
             panic!("not a suite run")
         };

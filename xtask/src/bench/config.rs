@@ -52,19 +52,38 @@ fn hoist_flag(hoist: Hoisting) -> &'static str {
 pub(super) enum Peer {
     CReduce,
     CVise,
-    /// David R. MacIver's Shrink Ray as on PyPI (`shrinkray` 0.0.2, an early 2018 release).
+    /// David R. MacIver's Shrink Ray as on PyPI today, in a Python 3.12 virtual environment
+    /// of its own (`SHRINKRAY_VENV`).
     ShrinkRay,
+    /// Langston Barrett's treereduce, one program per language (`treereduce-c`, ...).
+    TreeReduce,
 }
 
-impl Peer {
-    pub(super) const ALL: [Peer; 3] = [Peer::CReduce, Peer::CVise, Peer::ShrinkRay];
+/// Where `--peers shrinkray` looks first for Shrink Ray, below the home folder: a Python 3.12
+/// virtual environment holding today's release (the PyPI name's old 0.0.2 of 2018 is
+/// another program).
+pub(super) const SHRINKRAY_VENV: &str = ".cache/treedd-bench/shrinkray-venv";
 
-    /// Name in results and on the command line; also the program's name.
+/// The languages treereduce has a program for (`treereduce-<language>`, crates.io 0.4.1),
+/// among treedd's.
+pub(super) const TREEREDUCE_LANGUAGES: [&str; 4] = ["c", "java", "javascript", "rust"];
+
+impl Peer {
+    pub(super) const ALL: [Peer; 4] = [
+        Peer::CReduce,
+        Peer::CVise,
+        Peer::ShrinkRay,
+        Peer::TreeReduce,
+    ];
+
+    /// Name in results and on the command line; also the program's name (treereduce's
+    /// programs add the language: [`Peer::program_name`]).
     pub(super) fn slug(self) -> &'static str {
         match self {
             Peer::CReduce => "creduce",
             Peer::CVise => "cvise",
             Peer::ShrinkRay => "shrinkray",
+            Peer::TreeReduce => "treereduce",
         }
     }
 
@@ -74,15 +93,36 @@ impl Peer {
             Peer::CReduce => "C-Reduce",
             Peer::CVise => "C-Vise",
             Peer::ShrinkRay => "Shrink Ray",
+            Peer::TreeReduce => "treereduce",
         }
     }
 
-    /// How to install the peer's program, for the error when it is not in `PATH`.
-    pub(super) fn install_hint(self) -> &'static str {
+    /// The program that reduces inputs of treedd's `language`, or `None` if the peer has
+    /// none for it (treereduce: no C++, TypeScript, Python or Go).
+    pub(super) fn program_name(self, language: &str) -> Option<String> {
         match self {
-            Peer::CReduce => "apt-get install creduce",
-            Peer::CVise => "apt-get install cvise",
-            Peer::ShrinkRay => "pip install shrinkray==0.0.2",
+            Peer::TreeReduce => TREEREDUCE_LANGUAGES
+                .contains(&language)
+                .then(|| format!("treereduce-{language}")),
+            other => Some(other.slug().to_string()),
+        }
+    }
+
+    /// How to install the peer's program, for the error when it is not found.
+    pub(super) fn install_hint(self) -> String {
+        match self {
+            Peer::CReduce => "apt-get install creduce".to_string(),
+            Peer::CVise => "apt-get install cvise".to_string(),
+            Peer::ShrinkRay => format!(
+                "~/.pyenv/versions/3.12.1/bin/python -m venv ~/{SHRINKRAY_VENV} && \
+                 ~/{SHRINKRAY_VENV}/bin/pip install shrinkray"
+            ),
+            Peer::TreeReduce => format!(
+                "cargo install {}",
+                TREEREDUCE_LANGUAGES
+                    .map(|l| format!("treereduce-{l}"))
+                    .join(" ")
+            ),
         }
     }
 
@@ -93,7 +133,10 @@ impl Peer {
                 .into_iter()
                 .find(|p| p.slug() == name.to_ascii_lowercase())
                 .ok_or_else(|| {
-                    anyhow!("--peers: unknown reducer `{name}`; known: creduce, cvise, shrinkray")
+                    anyhow!(
+                        "--peers: unknown reducer `{name}`; known: creduce, cvise, shrinkray, \
+                         treereduce"
+                    )
                 })?;
             if !out.contains(&peer) {
                 out.push(peer);
@@ -111,6 +154,74 @@ pub(super) enum Config {
     TextDdmin,
     Preset(String),
     Peer(Peer),
+    /// A treedd configuration with more treedd flags, named `BASE+KEY=VALUE+FLAG...`
+    /// (`preset-balanced+list-minimizer=probdd+order=size` runs `--preset balanced
+    /// --list-minimizer probdd --order size`): list minimizers, orders or ddmin options side
+    /// by side in one store. The options are kept sorted by name, so one configuration has
+    /// one name.
+    With(Box<Config>, Vec<TreeddOption>),
+}
+
+/// One treedd flag of a [`Config::With`]: `--NAME VALUE`, or `--NAME` alone.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) struct TreeddOption {
+    pub(super) name: String,
+    pub(super) value: Option<String>,
+}
+
+/// Flags the harness sets itself, or that the base configuration sets: never an option.
+const RESERVED_FLAGS: [&str; 12] = [
+    "test",
+    "output",
+    "stats",
+    "jobs",
+    "quiet",
+    "resume",
+    "language",
+    "preset",
+    "algorithm",
+    "hoist",
+    "unit",
+    "help",
+];
+
+impl TreeddOption {
+    /// `KEY=VALUE` or `FLAG` (without the leading `--`).
+    fn parse(text: &str) -> Result<TreeddOption> {
+        let (name, value) = match text.split_once('=') {
+            Some((n, v)) => (n, Some(v)),
+            None => (text, None),
+        };
+        let name = name.trim_start_matches("--");
+        let valid_name = !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+            && !name.starts_with('-');
+        if !valid_name {
+            bail!("--configs: `{text}` is not a treedd option (`name=value` or `flag`)");
+        }
+        if RESERVED_FLAGS.contains(&name) {
+            bail!("--configs: `--{name}` is set by the bench or the base configuration");
+        }
+        if let Some(v) = value {
+            if v.is_empty() || v.contains(|c: char| c.is_whitespace() || c == '+' || c == ',') {
+                bail!("--configs: bad value `{v}` for `{name}` (no spaces, `+` or `,`)");
+            }
+        }
+        Ok(TreeddOption {
+            name: name.to_string(),
+            value: value.map(str::to_string),
+        })
+    }
+
+    /// `name=value` or `name`, as in a configuration's name.
+    fn text(&self) -> String {
+        match &self.value {
+            Some(v) => format!("{}={v}", self.name),
+            None => self.name.clone(),
+        }
+    }
 }
 
 impl Config {
@@ -153,11 +264,58 @@ impl Config {
     }
 
     /// A slug, a paper name (`Hoist*+HDDH*`, also treedd's `Hoist^r*+HDDH^r*`), `preset-NAME`
-    /// or a peer's name.
+    /// or a peer's name; any but a peer followed by treedd options, `+NAME=VALUE` or `+FLAG`
+    /// (see [`Config::With`]): the longest run of `+`-parts that names a configuration is
+    /// the base, the parts after it are the options.
     pub(super) fn parse(name: &str) -> Result<Config> {
+        let parts: Vec<&str> = name.split('+').collect();
+        for k in (1..=parts.len()).rev() {
+            let Ok(base) = Config::parse_plain(&parts[..k].join("+")) else {
+                continue;
+            };
+            if k == parts.len() {
+                return Ok(base);
+            }
+            if let Config::Peer(p) = base {
+                bail!(
+                    "--configs: {} takes no treedd options (`{name}`)",
+                    p.title()
+                );
+            }
+            let mut options = parts[k..]
+                .iter()
+                .map(|o| TreeddOption::parse(o))
+                .collect::<Result<Vec<_>>>()?;
+            options.sort();
+            if options.windows(2).any(|w| w[0].name == w[1].name) {
+                bail!("--configs: an option given twice in `{name}`");
+            }
+            return Ok(Config::With(Box::new(base), options));
+        }
+        // Nothing names a configuration: the error of the part before the options.
+        let plain: Vec<&str> = parts
+            .iter()
+            .copied()
+            .take_while(|p| !p.contains('='))
+            .collect();
+        Config::parse_plain(&if plain.is_empty() {
+            name.to_string()
+        } else {
+            plain.join("+")
+        })
+    }
+
+    /// [`Config::parse`] without options.
+    fn parse_plain(name: &str) -> Result<Config> {
         if let Some(preset) = name.strip_prefix("preset-") {
             if preset.is_empty() {
                 bail!("--configs: `preset-` needs a preset name");
+            }
+            if !preset
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+            {
+                bail!("--configs: `{preset}` is not a preset name");
             }
             return Ok(Config::Preset(preset.to_string()));
         }
@@ -171,7 +329,8 @@ impl Config {
             .ok_or_else(|| {
                 let known: Vec<String> = Config::all().iter().map(Config::slug).collect();
                 anyhow!(
-                    "--configs: unknown configuration `{name}`; known: {}, preset-NAME",
+                    "--configs: unknown configuration `{name}`; known: {}, preset-NAME, and \
+                     any of them followed by treedd options (`+NAME=VALUE`, `+FLAG`)",
                     known.join(", ")
                 )
             })
@@ -185,6 +344,10 @@ impl Config {
             Config::TextDdmin => "DDMIN* (line+char)".to_string(),
             Config::Preset(p) => format!("preset {p}"),
             Config::Peer(p) => p.title().to_string(),
+            Config::With(base, options) => {
+                let list: Vec<String> = options.iter().map(TreeddOption::text).collect();
+                format!("{} ({})", base.paper_name(), list.join(", "))
+            }
         }
     }
 
@@ -199,21 +362,38 @@ impl Config {
             Config::TextDdmin => "ddmin-text".to_string(),
             Config::Preset(p) => format!("preset-{p}"),
             Config::Peer(p) => p.slug().to_string(),
+            Config::With(base, options) => {
+                let mut slug = base.slug();
+                for o in options {
+                    slug.push('+');
+                    slug.push_str(&o.text());
+                }
+                slug
+            }
         }
     }
 
-    /// Position in tables: the order of `Config::all()`, the others by name after it.
+    /// Position in tables: the order of `Config::all()`, a configuration with options right
+    /// after its base, the others by name after all of them.
     pub(super) fn order(&self) -> (usize, String) {
         let all = Config::all();
-        match all.iter().position(|c| c == self) {
-            Some(i) => (i, String::new()),
+        let plain = match self {
+            Config::With(base, _) => base,
+            other => other,
+        };
+        match all.iter().position(|c| c == plain) {
+            Some(i) if plain == self => (i, String::new()),
+            Some(i) => (i, self.slug()),
             None => (all.len(), self.slug()),
         }
     }
 
     /// Whether the configuration needs a grammar for the case's language.
     pub(super) fn needs_grammar(&self) -> bool {
-        matches!(self, Config::Tree(..) | Config::Preset(_))
+        match self {
+            Config::With(base, _) => base.needs_grammar(),
+            other => matches!(other, Config::Tree(..) | Config::Preset(_)),
+        }
     }
 
     /// `treedd` arguments selecting this configuration (none for a peer).
@@ -231,6 +411,14 @@ impl Config {
             Config::TextDdmin => v(&["--language", "text", "--unit", "line+char"]),
             Config::Preset(p) => v(&["--language", language, "--preset", p]),
             Config::Peer(_) => Vec::new(),
+            Config::With(base, options) => {
+                let mut args = base.treedd_args(language);
+                for o in options {
+                    args.push(format!("--{}", o.name));
+                    args.extend(o.value.clone());
+                }
+                args
+            }
         }
     }
 }
@@ -308,6 +496,94 @@ mod tests {
     }
 
     #[test]
+    fn configurations_carry_treedd_options() {
+        let c = Config::parse("preset-balanced+order=size+list-minimizer=probdd").unwrap();
+        let opt = |name: &str, value: Option<&str>| TreeddOption {
+            name: name.into(),
+            value: value.map(String::from),
+        };
+        assert_eq!(
+            c,
+            Config::With(
+                Box::new(Config::Preset("balanced".into())),
+                vec![
+                    opt("list-minimizer", Some("probdd")),
+                    opt("order", Some("size"))
+                ]
+            )
+        );
+        // One name per configuration: the options sorted.
+        assert_eq!(c.slug(), "preset-balanced+list-minimizer=probdd+order=size");
+        assert_eq!(Config::parse(&c.slug()).unwrap(), c);
+        assert_eq!(
+            c.paper_name(),
+            "preset balanced (list-minimizer=probdd, order=size)"
+        );
+        assert_eq!(
+            c.treedd_args("c"),
+            [
+                "--language",
+                "c",
+                "--preset",
+                "balanced",
+                "--list-minimizer",
+                "probdd",
+                "--order",
+                "size"
+            ]
+        );
+        assert!(c.needs_grammar());
+        // A base whose name has a `+`, a flag without a value, an existing flag.
+        let h = Config::parse("hoist+hddh+greeddy+split-factor=4").unwrap();
+        assert_eq!(h.slug(), "hoist+hddh+greeddy+split-factor=4");
+        assert_eq!(
+            h.treedd_args("javascript")[6..],
+            ["--greeddy", "--split-factor", "4"]
+        );
+        assert_eq!(h.paper_name(), "Hoist*+HDDH* (greeddy, split-factor=4)");
+        let t = Config::parse("ddmin-text+split-factor=max").unwrap();
+        assert!(!t.needs_grammar());
+        assert_eq!(
+            t.treedd_args("c"),
+            [
+                "--language",
+                "text",
+                "--unit",
+                "line+char",
+                "--split-factor",
+                "max"
+            ]
+        );
+        // Right after its base in tables, before the next configuration.
+        let all = Config::all();
+        let balanced = Config::Preset("balanced".into());
+        assert!(balanced.order() < c.order());
+        let next = all.iter().position(|x| *x == balanced).unwrap() + 1;
+        if let Some(after) = all.get(next) {
+            assert!(c.order() < after.order());
+        }
+        for bad in [
+            "preset-balanced+jobs=2",
+            "hdd+stats=x.json",
+            "hdd+order=",
+            "hdd+Order=size",
+            "hdd+order=size+order=bfs",
+            "cvise+order=size",
+            "hdx+order=size",
+        ] {
+            assert!(Config::parse(bad).is_err(), "{bad}");
+        }
+        let err = Config::parse("hdx+order=size").unwrap_err().to_string();
+        assert!(err.contains("unknown configuration `hdx`"), "{err}");
+        assert_eq!(
+            Config::parse_list("hdd,hdd+split-factor=4,preset-balanced+split-factor=max")
+                .unwrap()
+                .len(),
+            3
+        );
+    }
+
+    #[test]
     fn peers_are_named_and_parsed() {
         assert_eq!(
             Peer::parse_list("creduce, cvise,creduce").unwrap(),
@@ -325,5 +601,15 @@ mod tests {
         }
         assert_eq!(Config::Peer(Peer::CVise).paper_name(), "C-Vise");
         assert_eq!(Config::Peer(Peer::ShrinkRay).paper_name(), "Shrink Ray");
+        assert_eq!(Peer::parse_list("treereduce").unwrap(), [Peer::TreeReduce]);
+        assert_eq!(
+            Peer::TreeReduce.program_name("javascript").as_deref(),
+            Some("treereduce-javascript")
+        );
+        assert_eq!(Peer::TreeReduce.program_name("cpp"), None);
+        assert_eq!(Peer::CVise.program_name("cpp").as_deref(), Some("cvise"));
+        assert!(Peer::TreeReduce
+            .install_hint()
+            .contains("treereduce-c treereduce-java"));
     }
 }

@@ -346,7 +346,7 @@ pub(super) fn micro(treedd: Option<PathBuf>, publish: bool) -> Result<()> {
     //    parse, build the reduction tree, print it) and by `cargo xtask tree-stats`.
     let tree_line = match shared_dir(&root) {
         Some(shared) => tree_building(&treedd, &oracle, &shared.join("suites").join("perses"))?,
-        None => "(no ../shared/suites/perses here; skipped)".to_string(),
+        None => "(no shared/suites/perses beside the repository; skipped)".to_string(),
     };
     // 4. A grammar loaded at run time (`--grammar`): compile once, then load from the cache.
     let tree_line = format!(

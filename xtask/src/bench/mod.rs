@@ -7,7 +7,9 @@
 //! time limit. One JSON row per run is appended to `target/bench/<suite>/results.jsonl`, so an
 //! interrupted benchmark resumes where it stopped; from all rows the harness renders
 //! `results.csv`, `tables.md` (the format of the dissertation's Tables 7.3-7.10) and one SVG
-//! scatter plot per base algorithm (Figure 7.9).
+//! scatter plot per base algorithm (Figure 7.9), and progress over time: per case, the size
+//! at fixed checkpoints of wall time and oracle runs, and curves over runs and over wall time
+//! of every configuration and peer.
 //!
 //! `cargo xtask bench micro` measures the reducer itself: oracle runs per second with a no-op
 //! oracle (this very binary, started with `XTASK_BENCH_MARKERS` set), the reducer's own CPU
@@ -15,17 +17,21 @@
 //!
 //! Modules: `cli` (arguments), `config` (what is run: treedd configurations, peers), `suite`
 //! (finding cases), `run` (one watched run), `store` (results.jsonl, CSV), `tables` and
-//! `paper` (Markdown tables, the papers' figures), `plot` (SVG), `report` (tables.md and
-//! publishing), `micro` (the reducer's own overhead).
+//! `paper` (Markdown tables, the papers' figures), `progress` (sizes at checkpoints of wall
+//! time and oracle runs, time to remove 50/90/99%), `plot` (SVG), `report` (tables.md and
+//! publishing), `micro` (the reducer's own overhead), `docs` (the figures the Markdown
+//! documents quote, generated from the published ones).
 
 mod bare_runs;
 mod cli;
 mod config;
+mod docs;
 mod measure;
 mod micro;
 mod paper;
 mod peers;
 mod plot;
+mod progress;
 mod report;
 mod run;
 mod speculation;
@@ -35,7 +41,7 @@ mod tables;
 #[cfg(test)]
 mod test_util;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -43,11 +49,13 @@ use anyhow::{bail, Context as _, Result};
 
 use cli::{Invocation, SuiteOptions};
 use config::Config;
+pub use docs::main as docs_main;
 pub use micro::marker_oracle_mode;
 use paper::{load_paper_tables, paper_example, paper_reference_table};
 use report::{publish_report, write_report};
 use run::run_case;
 use store::Store;
+pub(crate) use suite::shared_dir;
 use suite::{discover, resolve_suite, workspace_root};
 use tables::{cases_of, index};
 
@@ -75,9 +83,23 @@ pub fn main(args: &[String]) -> Result<()> {
             Ok(())
         }
         Invocation::Suite(opts) => run_suite(&opts),
-        Invocation::Micro { treedd, publish } => micro::micro(treedd, publish),
-        Invocation::Speculation { treedd, publish } => speculation::speculation(treedd, publish),
+        Invocation::Micro { treedd, publish } => {
+            micro::micro(treedd, publish)?;
+            refresh_docs(publish)
+        }
+        Invocation::Speculation { treedd, publish } => {
+            speculation::speculation(treedd, publish)?;
+            refresh_docs(publish)
+        }
     }
+}
+
+/// After publishing: the generated blocks of the documents follow the published figures.
+fn refresh_docs(published: bool) -> Result<()> {
+    if published {
+        docs::refresh(&workspace_root(), true)?;
+    }
+    Ok(())
 }
 
 /// Build the release binary, or use the one given.
@@ -105,6 +127,21 @@ pub(crate) fn treedd_binary(root: &Path, given: Option<PathBuf>) -> Result<PathB
 /// `docs/bench/<suite>/`, where `--publish` puts a suite's report.
 fn published_dir(root: &Path, suite: &str) -> PathBuf {
     root.join("docs").join("bench").join(suite)
+}
+
+/// The suites with a published report: the folders of `docs/bench/` that hold a `tables.md`,
+/// `results.jsonl` or `results.csv` (not `docs/bench/runs/`, the dated records), in name order.
+fn published_suites(root: &Path) -> Result<Vec<String>> {
+    let docs = root.join("docs").join("bench");
+    Ok(suite::sorted_subdirs(&docs)?
+        .into_iter()
+        .filter(|dir| {
+            ["tables.md", "results.jsonl", "results.csv"]
+                .iter()
+                .any(|f| dir.join(f).is_file())
+        })
+        .filter_map(|dir| Some(dir.file_name()?.to_string_lossy().into_owned()))
+        .collect())
 }
 
 /// Re-render the published report of `suite` (`docs/bench/<suite>/results.jsonl`) into
@@ -137,7 +174,7 @@ fn run_suite(opts: &SuiteOptions) -> Result<()> {
             "bench: {} re-rendered from its results.jsonl",
             docs.display()
         );
-        return Ok(());
+        return refresh_docs(true);
     }
     let (suite, dir) = resolve_suite(&root, &opts.suite)?;
     let out = root.join("target").join("bench").join(&suite);
@@ -155,15 +192,23 @@ fn run_suite(opts: &SuiteOptions) -> Result<()> {
             }
             cases.retain(|c| wanted.contains(&c.name));
         }
-        // Only peers (`--configs none`): no treedd to build.
-        let treedd = if opts.configs.is_empty() {
-            None
-        } else {
-            Some(treedd_binary(&root, opts.treedd.clone())?)
-        };
-        let mut peers = Vec::new();
+        // The peers' programs for the cases' languages, found before anything runs.
+        let mut programs: BTreeMap<(&str, &str), Option<PathBuf>> = BTreeMap::new();
         for &peer in &opts.peers {
-            peers.push((peer, peers::find_program(peer)?));
+            for case in &cases {
+                if programs.contains_key(&(peer.slug(), case.language())) {
+                    continue;
+                }
+                let found = match peers::find_program(peer, case.language()) {
+                    Ok(found) => found,
+                    Err(e) if opts.dry_run => {
+                        eprintln!("bench: {e}");
+                        None
+                    }
+                    Err(e) => return Err(e),
+                };
+                programs.insert((peer.slug(), case.language()), found);
+            }
         }
         let mut configs = opts.configs.clone();
         configs.extend(opts.peers.iter().map(|&p| Config::Peer(p)));
@@ -172,6 +217,17 @@ fn run_suite(opts: &SuiteOptions) -> Result<()> {
             for config in &configs {
                 if config.needs_grammar() && case.language() == "text" {
                     continue;
+                }
+                if let Config::Peer(peer) = config {
+                    if peer.program_name(case.language()).is_none() {
+                        eprintln!(
+                            "bench: {} has no program for {} ({}): not run",
+                            peer.title(),
+                            case.language(),
+                            case.name
+                        );
+                        continue;
+                    }
                 }
                 for &jobs in &opts.jobs {
                     if opts.rerun || !store.finished(&case.name, &config.slug(), jobs) {
@@ -187,13 +243,25 @@ fn run_suite(opts: &SuiteOptions) -> Result<()> {
             plan.len(),
             opts.time_limit
         );
+        if opts.dry_run {
+            print!("{}", suite::listing(&cases));
+            for (case, config, jobs) in &plan {
+                println!("run: {} {} --jobs {jobs}", case.name, config.slug());
+            }
+            return Ok(());
+        }
+        // Only peers (`--configs none`): no treedd to build.
+        let treedd = if opts.configs.is_empty() {
+            None
+        } else {
+            Some(treedd_binary(&root, opts.treedd.clone())?)
+        };
         for (i, (case, config, jobs)) in plan.iter().enumerate() {
             let row = match config {
                 Config::Peer(peer) => {
-                    let program = peers
-                        .iter()
-                        .find(|(p, _)| p == peer)
-                        .map(|(_, path)| path.as_path())
+                    let program = programs
+                        .get(&(peer.slug(), case.language()))
+                        .and_then(Option::as_deref)
                         .context("peer without a program")?;
                     peers::run_peer(*peer, program, case, *jobs, opts.time_limit)?
                 }
@@ -238,6 +306,7 @@ fn run_suite(opts: &SuiteOptions) -> Result<()> {
         let docs = published_dir(&root, &suite);
         publish_report(&out, &docs, &rows)?;
         eprintln!("bench: report published to {}", docs.display());
+        refresh_docs(true)?;
     }
     let paper = rows
         .iter()
@@ -247,7 +316,7 @@ fn run_suite(opts: &SuiteOptions) -> Result<()> {
         // The paper's own examples go to the terminal too, for a glance.
         for &j in &rows.iter().map(|r| r.jobs).collect::<BTreeSet<_>>() {
             if let Some(t) = paper_reference_table(&index(&rows, j), &cases_of(&rows)) {
-                println!("ours / paper (004 Tables I and II), jobs {j}:\n{t}");
+                println!("ours / paper (HDD with hoisting, Tables I and II), jobs {j}:\n{t}");
             }
         }
     }
@@ -273,13 +342,13 @@ mod tests {
         let docs = root.join("docs").join("bench");
         assert!(
             !load_paper_tables(&root).is_empty(),
-            "the dissertation's text (../shared/papers/{}) is missing: the published tables \
+            "the dissertation's text (shared/papers/{} beside the repository) is missing: the published tables \
              quote it",
             paper::DISSERTATION
         );
         let mut checked = 0;
-        for dir in suite::sorted_subdirs(&docs).unwrap() {
-            let suite = dir.file_name().unwrap().to_string_lossy().into_owned();
+        for suite in published_suites(&root).unwrap() {
+            let dir = docs.join(&suite);
             assert!(
                 dir.join("results.jsonl").is_file(),
                 "{}: no results.jsonl to re-render from",

@@ -1,4 +1,4 @@
-//! The papers' own figures: 004's Tables I and II (the hoisting paper's examples) and the
+//! The papers' own figures: Tables I and II of HDD with hoisting (its examples) and the
 //! dissertation's Tables 7.3-7.10, parsed from its text in `shared/papers/`.
 
 use std::collections::{BTreeMap, HashMap};
@@ -12,7 +12,7 @@ use super::config::Config;
 use super::suite::{paper_case_name, shared_dir};
 use super::tables::{comparison_table, md_escape, note_of, thousands, Cell, Index, Measure};
 
-/// One of the paper's own examples (004, Tables I and II).
+/// One of the paper's own examples (HDD with hoisting, Tables I and II).
 pub(super) struct PaperExample {
     /// Case folder name, lower case.
     pub(super) case: &'static str,
@@ -39,7 +39,7 @@ pub(super) fn paper_example(case: &str) -> Option<&'static PaperExample> {
     PAPER_EXAMPLES.iter().find(|e| lower == e.case)
 }
 
-/// Ours next to the paper's figures for the cases of 004 Tables I/II.
+/// Ours next to the paper's figures for the cases of HDD with hoisting, Tables I/II.
 pub(super) fn paper_reference_table(index: &Index<'_>, cases: &[String]) -> Option<String> {
     let configs: Vec<Config> = Hoisting::ALL
         .iter()

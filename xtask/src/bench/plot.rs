@@ -7,7 +7,7 @@ use anyhow::{anyhow, Result};
 use treedd_reduce::{Base, Hoisting};
 
 use super::config::{hoisting_column, Config};
-use super::store::Row;
+use super::store::{Row, TracePoint};
 use super::tables::Index;
 
 /// The series colours of both kinds of plot.
@@ -143,36 +143,110 @@ pub(super) fn scatter_svg(
 /// A progress curve: from the input's size at 0 oracle runs, a step down at every trace
 /// point, flat to the run's last oracle run. `None` without a trace.
 pub(super) fn curve_points(row: &Row) -> Option<Vec<(f64, f64)>> {
-    let trace = row.trace.as_ref()?;
+    let end = row.oracle_runs.map(|r| r as f64);
+    steps(row, |p| p.oracle_runs as f64, end)
+}
+
+/// The same over wall time in seconds: flat to the end of the run.
+pub(super) fn time_curve_points(row: &Row) -> Option<Vec<(f64, f64)>> {
+    steps(row, |p| p.seconds, Some(row.wall_seconds))
+}
+
+/// Steps down from the input's size at x = 0 at every trace point (at `x(point)`), flat to
+/// `end` (or the last point).
+fn steps(row: &Row, x: impl Fn(&TracePoint) -> f64, end: Option<f64>) -> Option<Vec<(f64, f64)>> {
+    let trace = row.usable_trace()?;
     let mut size = row.input_chars as f64;
     let mut points = vec![(0.0, size)];
     for p in trace {
-        let x = p.oracle_runs as f64;
+        let x = x(p);
         points.push((x, size));
         size = p.size as f64;
         points.push((x, size));
     }
-    let last = row
-        .oracle_runs
-        .map_or(points[points.len() - 1].0, |r| r as f64);
+    let last = end.unwrap_or(points[points.len() - 1].0);
     points.push((last.max(points[points.len() - 1].0), size));
     Some(points)
 }
 
-/// Draw progress curves, one line per configuration, size on a log scale.
+/// Size-over-wall-time curves: x in minutes when the longest run took more than 10 minutes,
+/// in seconds otherwise, with a dotted line at each checkpoint of `marks` (seconds) in range.
+pub(super) fn time_curves_svg(
+    path: &Path,
+    title: &str,
+    series: &[(String, Vec<(f64, f64)>)],
+    marks: &[u64],
+) -> Result<()> {
+    let x_max = series
+        .iter()
+        .flat_map(|(_, p)| p.iter().map(|q| q.0))
+        .fold(0.0f64, f64::max);
+    let (unit, per) = if x_max > 600.0 {
+        ("minutes", 60.0)
+    } else {
+        ("seconds", 1.0)
+    };
+    let scaled: Vec<(String, Vec<(f64, f64)>)> = series
+        .iter()
+        .map(|(n, p)| (n.clone(), p.iter().map(|&(x, y)| (x / per, y)).collect()))
+        .collect();
+    let marks: Vec<f64> = marks
+        .iter()
+        .map(|&m| m as f64 / per)
+        .filter(|&m| m <= x_max / per)
+        .collect();
+    draw_curves(
+        path,
+        title,
+        &format!("wall time ({unit})"),
+        "output size (non-whitespace chars, log scale)",
+        &scaled,
+        &marks,
+    )
+}
+
+/// Draw progress curves over oracle runs, one line per configuration, size on a log scale.
 pub(super) fn curves_svg(
     path: &Path,
     title: &str,
     series: &[(String, Vec<(f64, f64)>)],
 ) -> Result<()> {
+    draw_curves(
+        path,
+        title,
+        "oracle runs",
+        "output size (non-whitespace chars)",
+        series,
+        &[],
+    )
+}
+
+/// Draw progress curves, one line per configuration, size on a log scale, with a dotted
+/// vertical line at each x of `marks`.
+fn draw_curves(
+    path: &Path,
+    title: &str,
+    x_desc: &str,
+    y_desc: &str,
+    series: &[(String, Vec<(f64, f64)>)],
+    marks: &[f64],
+) -> Result<()> {
     use plotters::prelude::*;
 
     let all = series.iter().flat_map(|(_, p)| p.iter().copied());
-    let (mut x_max, mut y_max) = (1.0f64, 10.0f64);
+    let (mut x_max, mut y_max, mut y_min) = (1.0f64, 10.0f64, f64::INFINITY);
     for (x, y) in all {
         x_max = x_max.max(x);
         y_max = y_max.max(y);
+        y_min = y_min.min(y);
     }
+    // The size axis starts at the power of ten below the smallest size (at 1 at least).
+    let y_low = if y_min.is_finite() && y_min >= 1.0 {
+        10f64.powi(y_min.log10().floor() as i32).min(y_max / 10.0)
+    } else {
+        1.0
+    }
+    .max(1.0);
     let err = |e: &dyn std::fmt::Display| anyhow!("plotting {}: {e}", path.display());
     // The legend gets its own column right of the plot, so it never hides a curve.
     let root = SVGBackend::new(path, (960, 540)).into_drawing_area();
@@ -183,22 +257,33 @@ pub(super) fn curves_svg(
         .margin(12)
         .x_label_area_size(45)
         .y_label_area_size(60)
-        .build_cartesian_2d(0.0..x_max * 1.02, (1.0..y_max * 1.2).log_scale())
+        .build_cartesian_2d(0.0..x_max * 1.02, (y_low..y_max * 1.2).log_scale())
         .map_err(|e| err(&e))?;
     chart
         .configure_mesh()
         .light_line_style(WHITE)
-        .x_desc("oracle runs")
-        .y_desc("output size (non-whitespace chars)")
+        .x_desc(x_desc)
+        .y_desc(y_desc)
         .x_label_formatter(&|x| format!("{x:.0}"))
         .y_label_formatter(&|y| format!("{y:.0}"))
         .draw()
         .map_err(|e| err(&e))?;
+    let grey = RGBColor(170, 170, 170).stroke_width(1);
+    for &m in marks {
+        chart
+            .draw_series(DashedLineSeries::new(
+                [(m, y_low), (m, y_max * 1.2)],
+                2,
+                4,
+                grey,
+            ))
+            .map_err(|e| err(&e))?;
+    }
     for (i, (name, points)) in series.iter().enumerate() {
         let style = PALETTE[i % PALETTE.len()].stroke_width(2);
         // Every other round of the colors is dashed, so no two series look alike.
         let dashed = (i / PALETTE.len()) % 2 == 1;
-        let points: Vec<(f64, f64)> = points.iter().map(|&(x, y)| (x, y.max(1.0))).collect();
+        let points: Vec<(f64, f64)> = points.iter().map(|&(x, y)| (x, y.max(y_low))).collect();
         if dashed {
             chart
                 .draw_series(DashedLineSeries::new(points, 6, 4, style))
@@ -278,7 +363,52 @@ mod tests {
                 (12.0, 30.0)
             ]
         );
+        r.wall_seconds = 9.5;
+        r.trace = Some(vec![
+            TracePoint {
+                oracle_runs: 2,
+                seconds: 1.25,
+                size: 60,
+            },
+            TracePoint {
+                oracle_runs: 5,
+                seconds: 4.0,
+                size: 30,
+            },
+        ]);
+        assert_eq!(
+            time_curve_points(&r).unwrap(),
+            [
+                (0.0, 100.0),
+                (1.25, 100.0),
+                (1.25, 60.0),
+                (4.0, 60.0),
+                (4.0, 30.0),
+                (9.5, 30.0)
+            ]
+        );
         let dir = crate::bench::run::Scratch::new("curves").unwrap();
+        // Over wall time: seconds for a short run, minutes past 10, checkpoint lines in range.
+        let time = dir.path().join("t.svg");
+        let series = [
+            ("HDD*".to_string(), time_curve_points(&r).unwrap()),
+            ("C-Vise".to_string(), vec![(0.0, 100.0), (90.0, 50.0)]),
+        ];
+        time_curves_svg(&time, "t", &series, &[60, 300]).unwrap();
+        let svg = std::fs::read_to_string(&time).unwrap();
+        assert!(svg.contains("wall time (seconds)"), "{svg}");
+        assert!(svg.contains("log scale") && svg.contains("C-Vise"), "{svg}");
+        let mut long = series.clone();
+        long[1].1.push((1_800.0, 40.0));
+        time_curves_svg(&time, "t", &long, &[60, 300]).unwrap();
+        let long_svg = std::fs::read_to_string(&time).unwrap();
+        assert!(long_svg.contains("wall time (minutes)"), "{long_svg}");
+        // The 1-minute mark is drawn on the short plot (90 s), the 5-minute one is not.
+        let dashes = |s: &str| s.matches("stroke=\"#AAAAAA\"").count();
+        assert!(
+            dashes(&svg) > 0 && dashes(&long_svg) > dashes(&svg),
+            "{svg}"
+        );
         let path = dir.path().join("c.svg");
         curves_svg(&path, "x", &[("HDD*".into(), curve_points(&r).unwrap())]).unwrap();
         let svg = std::fs::read_to_string(&path).unwrap();

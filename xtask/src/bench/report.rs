@@ -11,13 +11,17 @@ use treedd_reduce::{Base, Hoisting};
 
 use super::config::{family, Config};
 use super::paper::{paper_family_table, paper_reference_table, PaperFigures};
-use super::plot::{curve_points, curves_svg, scatter_points, scatter_svg};
+use super::plot::{
+    curve_points, curves_svg, scatter_points, scatter_svg, time_curve_points, time_curves_svg,
+};
+use super::progress::{checkpoint_section, WALL_CHECKPOINTS};
 use super::store::{render_csv, write_jsonl, Row};
-use super::tables::{cases_of, detail_table, family_table, index, other_table, Measure};
+use super::suite::paper_case_name;
+use super::tables::{cases_of, detail_table, family_table, index, md_escape, other_table, Measure};
 
 /// When and where the rows were measured, from the rows themselves (so that the same rows
 /// always render the same report).
-fn provenance(rows: &[Row]) -> String {
+pub(super) fn provenance(rows: &[Row]) -> String {
     let dates: BTreeSet<&str> = rows.iter().map(|r| r.date.as_str()).collect();
     let machines: BTreeSet<&str> = rows.iter().filter_map(|r| r.machine.as_deref()).collect();
     let mut out = match (dates.first(), dates.last()) {
@@ -30,6 +34,34 @@ fn provenance(rows: &[Row]) -> String {
         let _ = write!(out, " on {}", list.join("; "));
     }
     out
+}
+
+/// The versions of the peers that ran (rows that record one), by peer, or `None`.
+pub(super) fn versions(rows: &[Row]) -> Option<String> {
+    let mut by_peer: Vec<(String, BTreeSet<&str>)> = Vec::new();
+    for r in rows {
+        let Some(v) = r.version.as_deref() else {
+            continue;
+        };
+        let name = Config::parse(&r.config).map_or(r.config.clone(), |c| c.paper_name());
+        match by_peer.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, set)) => {
+                set.insert(v);
+            }
+            None => by_peer.push((name, BTreeSet::from([v]))),
+        }
+    }
+    if by_peer.is_empty() {
+        return None;
+    }
+    let list: Vec<String> = by_peer
+        .iter()
+        .map(|(name, set)| {
+            let versions: Vec<String> = set.iter().map(|v| format!("`{v}`")).collect();
+            format!("{} {}", md_escape(name), versions.join(", "))
+        })
+        .collect();
+    Some(format!("Versions of the peers: {}.", list.join("; ")))
 }
 
 /// Write `tables.md`, `results.csv` and the plots for `rows` into `out`; the Markdown.
@@ -53,6 +85,9 @@ pub(super) fn write_report(
          `?`: not reported.\n",
         provenance(rows)
     );
+    if let Some(line) = versions(rows) {
+        let _ = writeln!(md, "{line}\n");
+    }
     let cases = cases_of(rows);
     let jobs: BTreeSet<usize> = rows.iter().map(|r| r.jobs).collect();
     for &j in &jobs {
@@ -136,11 +171,46 @@ pub(super) fn write_report(
                 other_table(&idx, &cases, &others_unique, Measure::Runs)
             );
         }
+        md.push_str(&checkpoint_section(rows, j));
         write_curves(&mut md, suite, out, rows, &cases, j)?;
+        write_time_curves(&mut md, suite, out, rows, &cases, j)?;
     }
     let _ = writeln!(md, "### Every run\n\n{}", detail_table(rows));
     fs::write(out.join("tables.md"), &md)?;
     Ok(md)
+}
+
+/// A curve's points from a row (`plot::curve_points`, `plot::time_curve_points`).
+type Curve = fn(&Row) -> Option<Vec<(f64, f64)>>;
+
+/// The series of one case's plot: every configuration of `jobs` without an error that has
+/// a curve (`points`), named as in the tables.
+fn case_series(
+    rows: &[Row],
+    case: &str,
+    jobs: usize,
+    points: Curve,
+) -> Vec<(String, Vec<(f64, f64)>)> {
+    rows.iter()
+        .filter(|r| r.case == case && r.jobs == jobs && r.error.is_none())
+        .filter_map(|r| {
+            let name = Config::parse(&r.config).map_or(r.config.clone(), |c| c.paper_name());
+            Some((name, points(r)?))
+        })
+        .collect()
+}
+
+/// A case's name in a file name.
+fn file_slug(case: &str) -> String {
+    case.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
 }
 
 /// One plot per case of the size over oracle runs of every configuration that has a trace
@@ -155,28 +225,11 @@ fn write_curves(
 ) -> Result<()> {
     let mut files = Vec::new();
     for case in cases {
-        let series: Vec<(String, Vec<(f64, f64)>)> = rows
-            .iter()
-            .filter(|r| &r.case == case && r.jobs == jobs && r.error.is_none())
-            .filter_map(|r| {
-                let name = Config::parse(&r.config).map_or(r.config.clone(), |c| c.paper_name());
-                Some((name, curve_points(r)?))
-            })
-            .collect();
+        let series = case_series(rows, case, jobs, curve_points);
         if series.is_empty() {
             continue;
         }
-        let slug: String = case
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || c == '-' {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect();
-        let file = format!("curves-{slug}-j{jobs}.svg");
+        let file = format!("curves-{}-j{jobs}.svg", file_slug(case));
         curves_svg(
             &out.join(&file),
             &format!("{case}: size over oracle runs ({suite}, jobs {jobs})"),
@@ -194,6 +247,44 @@ fn write_curves(
         for (case, file) in files {
             let _ = writeln!(md, "![{case}: size over oracle runs]({file})\n");
         }
+    }
+    Ok(())
+}
+
+/// One plot per case of the size over wall time of every configuration (peers included)
+/// that has a trace, beside the size over oracle runs, and its Markdown: links, one line.
+fn write_time_curves(
+    md: &mut String,
+    suite: &str,
+    out: &Path,
+    rows: &[Row],
+    cases: &[String],
+    jobs: usize,
+) -> Result<()> {
+    let mut links = Vec::new();
+    for case in cases {
+        let series = case_series(rows, case, jobs, time_curve_points);
+        if series.is_empty() {
+            continue;
+        }
+        let file = format!("time-{}-j{jobs}.svg", file_slug(case));
+        time_curves_svg(
+            &out.join(&file),
+            &format!("{case}: size over wall time ({suite}, jobs {jobs})"),
+            &series,
+            &WALL_CHECKPOINTS,
+        )?;
+        links.push(format!("[{}]({file})", md_escape(&paper_case_name(case))));
+    }
+    if !links.is_empty() {
+        let _ = writeln!(
+            md,
+            "### Progress: output size over wall time, jobs {jobs}\n\n\
+             Best size so far (non-whitespace characters, log scale) over wall time, every \
+             reducer of the case in one plot; dotted lines at the checkpoints of 1, 5, 15 and \
+             60 minutes: {}.\n",
+            links.join(", ")
+        );
     }
     Ok(())
 }
@@ -257,6 +348,22 @@ mod tests {
             size: 100,
         }]);
         let md = write_report("demo", dir.path(), &rows, &PaperFigures::new()).unwrap();
+        assert!(!md.contains("Versions of the peers"), "none recorded");
+        let mut peers = vec![
+            row("x", "cvise", 60, Some(9)),
+            row("y", "cvise", 6, Some(9)),
+        ];
+        peers.push(row("x", "treereduce", 70, Some(9)));
+        peers.push(row("y", "treereduce", 7, Some(9)));
+        peers[0].version = Some("cvise 2.7.0 (d9e4a505)".into());
+        peers[1].version = peers[0].version.clone();
+        peers[2].version = Some("treereduce-c 0.4.1".into());
+        peers[3].version = Some("treereduce-java 0.4.1".into());
+        assert_eq!(
+            versions(&peers).unwrap(),
+            "Versions of the peers: C-Vise `cvise 2.7.0 (d9e4a505)`; treereduce \
+             `treereduce-c 0.4.1`, `treereduce-java 0.4.1`."
+        );
         assert!(
             md.contains("### Hoisting and HDD: output sizes, jobs 1"),
             "{md}"
@@ -291,6 +398,21 @@ mod tests {
             "a curve for the case with a trace: {md}"
         );
         assert!(!md.contains("curves-helloworld"), "none without a trace");
+        assert!(
+            md.contains("### Progress: size at checkpoints, jobs 1")
+                && md.contains("| x | HDD\\* | 100 | 100 | 100 | 100 | — | — | — |"),
+            "a checkpoint table for the row with a trace: {md}"
+        );
+        assert!(
+            md.contains("### Progress: output size over wall time, jobs 1")
+                && md.contains("[x](time-x-j1.svg)"),
+            "curves over wall time: {md}"
+        );
+        let svg = fs::read_to_string(dir.path().join("time-x-j1.svg")).unwrap();
+        assert!(
+            svg.contains("wall time (seconds)") && svg.contains("log scale"),
+            "{svg}"
+        );
         let csv = fs::read_to_string(dir.path().join("results.csv")).unwrap();
         assert_eq!(csv.lines().count(), rows.len() + 1);
         assert!(dir.path().join("tables.md").is_file());
@@ -312,7 +434,8 @@ mod tests {
                 "results.csv",
                 "results.jsonl",
                 "scatter-hdd-j1.svg",
-                "tables.md"
+                "tables.md",
+                "time-x-j1.svg"
             ]
         );
     }

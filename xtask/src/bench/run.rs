@@ -49,7 +49,7 @@ pub(super) fn run_watched_with_grace(
     grace: Duration,
 ) -> Result<Finished> {
     use std::os::unix::process::CommandExt as _;
-    use treedd_reduce::{signal_group, wait_exited, GroupSignal};
+    use treedd_proc::dev::{signal_group, wait_exited, GroupSignal};
 
     cmd.process_group(0);
     let start = Instant::now();
@@ -120,11 +120,14 @@ pub(super) fn run_watched_with_grace(
 /// Reap our exited child `pid`: its exit status and `ru_maxrss`.
 pub(super) fn reap(pid: libc::pid_t) -> Result<(ExitStatus, Option<u64>)> {
     use std::os::unix::process::ExitStatusExt as _;
+    // rustix has no wait4 (nor getrusage): the child's rusage comes from libc.
     let mut status: libc::c_int = 0;
-    // SAFETY: rusage is plain data; wait4 only writes into it and into `status`.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: valid pointers; pid is our own exited, not yet reaped child.
-    let rc = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    // SAFETY: `status` and the zeroed plain-data `usage` are ours and valid for the call;
+    // `pid` is our own exited, not yet reaped child.
+    let (rc, usage) = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        (libc::wait4(pid, &mut status, 0, &mut usage), usage)
+    };
     if rc != pid {
         return Err(std::io::Error::last_os_error()).context("wait4");
     }
@@ -140,8 +143,7 @@ pub(super) fn proc_cpu_seconds(pid: libc::pid_t) -> Option<(f64, f64)> {
     let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
     // After the command name: state is field 3, utime 14, stime 15, cutime 16, cstime 17.
     let get = |n: usize| fields.get(n - 3)?.parse::<f64>().ok();
-    // SAFETY: sysconf has no memory effects.
-    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64;
+    let ticks = rustix::param::clock_ticks_per_second() as f64;
     if ticks <= 0.0 {
         return None;
     }
@@ -192,7 +194,7 @@ impl Drop for Scratch {
     }
 }
 
-/// Run `oracle` on `candidate` the way treedd does (`treedd_reduce::CommandOracle`: a fresh
+/// Run `oracle` on `candidate` the way treedd does (`treedd_proc::CommandOracle`: a fresh
 /// folder holding the candidate under `file_name`, that path as the only argument, the whole
 /// process group killed at `limit`). True iff exit status 0.
 pub(super) fn oracle_accepts(
@@ -201,8 +203,8 @@ pub(super) fn oracle_accepts(
     candidate: &[u8],
     limit: Duration,
 ) -> Result<bool> {
-    use treedd_reduce::Oracle as _;
-    let oracle = treedd_reduce::CommandOracleBuilder::new(oracle)
+    use treedd_proc::Oracle as _;
+    let oracle = treedd_proc::CommandOracleBuilder::new(oracle)
         .file_name(file_name)
         .timeout(Some(limit))
         .build()
@@ -347,6 +349,7 @@ pub(super) fn row_of_run(
         date: now_utc(),
         machine: Some(machine_summary()),
         trace: None,
+        version: None,
     }
 }
 
@@ -456,6 +459,31 @@ mod tests {
         );
         let row = run_case(&treedd, &picky, &config, 1, Duration::from_secs(60)).unwrap();
         assert!(!row.verified && row.error.is_none());
+    }
+
+    /// A configuration with treedd options: the flags reach the binary, the row is named
+    /// after the configuration with its options.
+    #[test]
+    fn a_configurations_options_are_passed_to_treedd() {
+        let dir = Scratch::new("options").unwrap();
+        let treedd = fake_treedd(dir.path(), "");
+        let case = case_in(
+            dir.path(),
+            "hello",
+            "hello.c",
+            "#!/bin/sh\ngrep -q main \"$1\"\n",
+        );
+        let config = Config::parse("preset-balanced+split-factor=4+no-fixpoint").unwrap();
+        let row = run_case(&treedd, &case, &config, 1, Duration::from_secs(60)).unwrap();
+        assert_eq!(row.config, "preset-balanced+no-fixpoint+split-factor=4");
+        assert!(row.verified && row.error.is_none(), "{row:?}");
+        let args = fs::read_to_string(dir.path().join("args.txt")).unwrap();
+        assert!(
+            args.contains(
+                "--language c --preset balanced --no-fixpoint --split-factor 4 --jobs 1 --stats "
+            ),
+            "{args}"
+        );
     }
 
     #[test]

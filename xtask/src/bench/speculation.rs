@@ -1,9 +1,9 @@
-//! `cargo xtask bench speculation` (issue 10): what `--jobs` buys, measured in one run so the
+//! `cargo xtask bench speculation`: what `--jobs` buys, measured in one run so the
 //! ratios compare like with like on a shared machine.
 //!
 //! 1. An I/O-bound oracle: 0.1 s of `sleep` (a remote build, a device test) and a cheap check
 //!    (the tokens of the Perses authors' `trigger.c` occur in order, via grep and awk), on
-//!    Perses' gcc-71626 input from `../shared/suites` (treedd's syntax filter stands for the
+//!    Perses' gcc-71626 input from the shared suites (treedd's syntax filter stands for the
 //!    compiler's parser). `--jobs` 1, 2, 4 and 8 with the default preset. Then the same
 //!    check with the cost depending on the answer (0.2 s when interesting, 0.02 s when not: a
 //!    crash late in a compiler's pipeline), `--jobs` 1, 2 and 4: what the bets on success
@@ -50,7 +50,7 @@ grep -oE '[A-Za-z0-9_]+|[^[:space:]A-Za-z0-9_]' "$1" |
 /// The same check, with the answer's cost the other way round from a crash that comes late: a
 /// run that finds the tokens sleeps 0.2 s, one that does not 0.02 s (a compiler that rejects a
 /// broken candidate early and crashes late in its pipeline on an interesting one). The
-/// lookahead's bets on success (`crates/reduce/src/lookahead.rs`) are for such oracles.
+/// lookahead's bets on success (`crates/reduce/src/engine/lookahead.rs`) are for such oracles.
 const SLOW_WIN_ORACLE: &str = r#"#!/bin/sh
 if grep -oE '[A-Za-z0-9_]+|[^[:space:]A-Za-z0-9_]' "$1" |
   awk -v want="$(dirname "$0")/trigger.tok" 'BEGIN { while ((getline l < want) > 0) t[++m] = l }
@@ -83,7 +83,8 @@ struct Row {
 pub(super) fn speculation(treedd: Option<PathBuf>, publish: bool) -> Result<()> {
     let root = workspace_root();
     let treedd = treedd_binary(&root, treedd)?;
-    let shared = shared_dir(&root).context("../shared/suites is missing")?;
+    let shared = shared_dir(&root)
+        .context("the shared suites (shared/suites beside the repository) are missing")?;
     let work = Scratch::new("speculation")?;
 
     // 1. The sleep oracle.
@@ -116,9 +117,8 @@ pub(super) fn speculation(treedd: Option<PathBuf>, publish: bool) -> Result<()> 
     // 2. JRTS with its real oracles.
     let jrts = discover(&shared.join("suites/jrts"))?;
     // With each case, the same oracle with no reducer, one and two at a time: how much faster
-    // two go, and what starting and waiting for a run costs at the least (two at a time, the
-    // `--jobs 2` the issue's 2% is measured at; every case has as many runs, so the mean per
-    // run).
+    // two go, and what starting and waiting for a run costs at the least (two at a time, as
+    // `--jobs 2`; every case has as many runs, so the mean per run).
     let (jrts_each, jrts_bare) =
         measure_each(&treedd, work.path(), &jrts, JRTS_BARE_RUNS_PER_CASE)?;
     let jrts_rows = [total(1, &jrts_each[0]), total(2, &jrts_each[1])];
@@ -134,7 +134,7 @@ pub(super) fn speculation(treedd: Option<PathBuf>, publish: bool) -> Result<()> 
         measure_each(&treedd, work.path(), &fixtures, FIXTURE_BARE_RUNS_PER_CASE)?;
     let fixture_rows = [total(1, &fixture_each[0]), total(2, &fixture_each[1])];
 
-    let mut md = String::from("# Speculation (issue 10)\n\n");
+    let mut md = String::from("# Speculation\n\n");
     let _ = writeln!(md, "Measured {} on {} CPUs (nproc); one run per row, all rows in one bench run, so the ratios compare like with like. Default preset.\n", now_utc(), std::thread::available_parallelism().map_or(0, |n| n.get()));
     let _ = writeln!(md, "Spawn floor: a bare loop that writes the candidate, starts the oracle in its own process group, waits for it and removes the file spends {:.3} ms of CPU per run (the JRTS oracles on their inputs, two at a time, {} runs). The \"spawn floor / wall\" column is that CPU for the row's runs (answered and killed) as a share of its wall time: what a reducer doing nothing else would use.\n", floor * 1e3, JRTS_BARE_RUNS_PER_CASE * jrts.len());
     md += &table(
@@ -192,8 +192,7 @@ pub(super) fn speculation(treedd: Option<PathBuf>, publish: bool) -> Result<()> 
 /// on its input in the bare loop, `per_case` runs one at a time and `per_case` two at a time.
 /// A case's figures are measured within a minute or so of each other: the load of a shared
 /// machine drifts over the minutes a suite takes, and a suite's `--jobs 1` rows all before its
-/// `--jobs 2` rows put that drift into the ratios (LocalizedPi's `--jobs 2` over `--jobs 1`
-/// was 0.91x and 0.73x in two bench runs 50 minutes apart).
+/// `--jobs 2` rows put that drift into the ratios.
 type Measured = ([Vec<Row>; 2], Vec<[BareRuns; 2]>);
 
 fn measure_each(treedd: &Path, work: &Path, cases: &[Case], per_case: usize) -> Result<Measured> {
@@ -253,9 +252,15 @@ fn bounds_table(
     out
 }
 
+/// The header of every scenario's table; the `speculation` blocks of the docs read the tables
+/// by it (`docs.rs`).
+pub(super) const TABLE_HEADER: &str = "| jobs | wall s | vs jobs 1 | oracle runs | vs jobs 1 | discarded | of which killed | mean busy workers | treedd CPU / wall | spawn floor / wall | output |";
+
 /// `floor`: the spawn floor, CPU seconds per run.
 fn table(title: &str, rows: &[Row], floor: f64) -> String {
-    let mut out = format!("## {title}\n\n| jobs | wall s | vs jobs 1 | oracle runs | vs jobs 1 | discarded | of which killed | mean busy workers | treedd CPU / wall | spawn floor / wall | output |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+    let mut out = format!(
+        "## {title}\n\n{TABLE_HEADER}\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n"
+    );
     let base = &rows[0];
     for r in rows {
         let _ = writeln!(
@@ -348,8 +353,7 @@ fn reduce_each(treedd: &Path, work: &Path, cases: &[Case], jobs: usize) -> Resul
             killed: stat_u64(&s, "killed").unwrap_or(0),
             busy: s["mean_busy_workers"].as_f64().unwrap_or(0.0),
             // treedd's own count (getrusage, microseconds) where it gives one: /proc's clock
-            // ticks are cut to 10 ms per run, about a third of treedd's CPU on a short JRTS
-            // run.
+            // ticks are cut to 10 ms per run, a large error on a short run.
             cpu_self: s["cpu_seconds"]
                 .as_f64()
                 .or(finished.cpu_self)

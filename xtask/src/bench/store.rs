@@ -49,6 +49,9 @@ pub(super) struct Row {
     /// the wrapper's log).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(super) trace: Option<Vec<TracePoint>>,
+    /// A peer's version, as its `--version` prints it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) version: Option<String>,
 }
 
 /// One improvement: after `oracle_runs` oracle runs and `seconds`, the best result had
@@ -63,6 +66,17 @@ pub(super) struct TracePoint {
 impl Row {
     pub(super) fn key(&self) -> (String, String, usize) {
         (self.case.clone(), self.config.clone(), self.jobs)
+    }
+
+    /// The trace, if there is one to believe. A point of size 0 above a non-empty output is
+    /// a misreading of the peers' first wrapper, which measured an interesting candidate
+    /// after its run, when C-Vise had sometimes removed the folder already; the wrapper
+    /// kept no point smaller than that one, so the rest of such a trace is lost too. Those
+    /// traces (C-Vise's rows of c-ice and perses up to 2026-11-27) count as none.
+    pub(super) fn usable_trace(&self) -> Option<&[TracePoint]> {
+        let trace = self.trace.as_deref()?;
+        let misread = self.output_chars > 0 && trace.iter().any(|p| p.size == 0);
+        (!misread).then_some(trace)
     }
 }
 
@@ -211,6 +225,7 @@ pub(super) fn parse_csv(text: &str) -> Result<Vec<Row>> {
             date: get("date").to_string(),
             machine: None,
             trace: None,
+            version: None,
         });
     }
     Ok(rows)
@@ -339,6 +354,23 @@ mod tests {
         store.compact().unwrap();
         assert_eq!(fs::read_to_string(&path).unwrap().lines().count(), 2);
         assert_eq!(Store::open(&path).unwrap().latest(), latest);
+    }
+
+    #[test]
+    fn a_trace_with_a_misread_empty_candidate_is_not_used() {
+        let point = |size| TracePoint {
+            oracle_runs: 3,
+            seconds: 1.0,
+            size,
+        };
+        let mut r = row("a", "cvise", 40, Some(5));
+        assert_eq!(r.usable_trace(), None);
+        r.trace = Some(vec![point(60), point(50)]);
+        assert_eq!(r.usable_trace().map(<[_]>::len), Some(2));
+        r.trace = Some(vec![point(60), point(0)]);
+        assert_eq!(r.usable_trace(), None);
+        r.output_chars = 0;
+        assert_eq!(r.usable_trace().map(<[_]>::len), Some(2), "really empty");
     }
 
     #[test]

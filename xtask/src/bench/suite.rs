@@ -1,5 +1,5 @@
-//! Suites: folders of cases (an input and an oracle), in the layout of fixtures/ and of
-//! ../shared/suites.
+//! Suites: folders of cases (an input and an oracle), in the layout of fixtures/ and of the
+//! shared suites (`shared/suites` beside the repository).
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -145,39 +145,75 @@ pub(super) fn workspace_root() -> PathBuf {
 }
 
 /// `shared/` next to the repository or one of its ancestors (worktrees live one level deeper).
-pub(super) fn shared_dir(root: &Path) -> Option<PathBuf> {
+pub(crate) fn shared_dir(root: &Path) -> Option<PathBuf> {
     root.ancestors()
         .skip(1)
         .map(|a| a.join("shared"))
         .find(|p| p.join("suites").is_dir())
 }
 
-/// Resolve `--suite` to (short name, folder).
+/// Resolve `--suite` to (short name, folder): `fixtures`, a folder of the shared suites
+/// beside the repository by its name, or a path.
 pub(super) fn resolve_suite(root: &Path, suite: &str) -> Result<(String, PathBuf)> {
-    match suite {
-        "fixtures" => Ok(("fixtures".to_string(), root.join("fixtures"))),
-        "jrts" | "perses" | "c-ice" => {
-            let shared = shared_dir(root).ok_or_else(|| {
-                anyhow!(
-                    "--suite {suite}: no shared/suites folder next to {}",
-                    root.display()
-                )
-            })?;
-            Ok((suite.to_string(), shared.join("suites").join(suite)))
-        }
-        path => {
-            let dir = PathBuf::from(path);
-            if !dir.is_dir() {
-                bail!("--suite {path}: not fixtures, jrts, perses, c-ice or a folder");
-            }
-            let name = dir
-                .canonicalize()?
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_else(|| "suite".to_string());
-            Ok((name, dir))
+    if suite == "fixtures" {
+        return Ok(("fixtures".to_string(), root.join("fixtures")));
+    }
+    let shared = shared_dir(root).map(|s| s.join("suites"));
+    let is_name = !suite.is_empty() && !suite.contains('/') && suite != "." && suite != "..";
+    if let Some(shared) = shared.as_ref().filter(|_| is_name) {
+        let dir = shared.join(suite);
+        if dir.is_dir() {
+            return Ok((suite.to_string(), dir));
         }
     }
+    let dir = PathBuf::from(suite);
+    if !dir.is_dir() {
+        let known: Vec<String> = shared
+            .as_deref()
+            .map(sorted_subdirs)
+            .transpose()?
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|d| Some(d.file_name()?.to_string_lossy().into_owned()))
+            .collect();
+        bail!(
+            "--suite {suite}: not fixtures, a suite of shared/suites ({}) or a folder",
+            if known.is_empty() {
+                "none found".to_string()
+            } else {
+                known.join(", ")
+            }
+        );
+    }
+    let name = dir
+        .canonicalize()?
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "suite".to_string());
+    Ok((name, dir))
+}
+
+/// The cases as `--dry-run` lists them: name, language, input (file name, size in
+/// non-whitespace characters and bytes) and oracle, one a line.
+pub(super) fn listing(cases: &[Case]) -> String {
+    let mut out = String::new();
+    for case in cases {
+        let file = |p: &Path| {
+            p.file_name()
+                .map_or(String::new(), |n| n.to_string_lossy().into_owned())
+        };
+        let bytes = fs::read(&case.input).unwrap_or_default();
+        out.push_str(&format!(
+            "case: {} | {} | {} | {} chars, {} bytes | {}\n",
+            case.name,
+            case.language(),
+            file(&case.input),
+            super::measure::nonws_chars(&bytes),
+            bytes.len(),
+            file(&case.oracle)
+        ));
+    }
+    out
 }
 
 /// The dissertation's name of one of our cases: JRTS folders are named by issue number only.
@@ -246,5 +282,133 @@ mod tests {
             err.contains("cannot tell the input among a.c, b.c"),
             "{err}"
         );
+    }
+
+    /// The layouts of the real-crash suites: `input.<ext>`, `oracle.sh`
+    /// and files that are not inputs (PROVENANCE, provenance.txt, a `gen/` folder with
+    /// scripts, headers and an `oracle.sh.in`, a suite-level `syntax_ok.js`, README.md).
+    #[test]
+    fn the_new_suites_layouts_are_discovered() {
+        let dir = Scratch::new("discover-new").unwrap();
+        let sh = "#!/bin/sh\n";
+        // (suite, its cases as (folder, input), the other files of a case)
+        type Layout<'a> = (&'a str, &'a [(&'a str, &'a str)], &'a [&'a str]);
+        let layouts: [Layout; 7] = [
+            (
+                "c-ice-large",
+                &[
+                    ("h8300-s600001-O3", "input.c"),
+                    ("h8300-s600054-O2", "input.c"),
+                ],
+                &["PROVENANCE"],
+            ),
+            (
+                "cpp-ice",
+                &[("gcc12-g-lambda-pack-recursion", "input.cpp")],
+                &["provenance.txt"],
+            ),
+            (
+                "rust-ice",
+                &[("heck-title-113846", "input.rs")],
+                &["PROVENANCE"],
+            ),
+            ("go-ice", &[("bufio-54537", "input.go")], &["PROVENANCE"]),
+            (
+                "python-crash",
+                &[("textwrap-segv", "input.py")],
+                &["PROVENANCE"],
+            ),
+            (
+                "ts-crash",
+                &[("superstruct-51623", "input.ts")],
+                &["PROVENANCE"],
+            ),
+            (
+                "java-crash",
+                &[("javac17-lambda-local-subclass", "input.java")],
+                &["provenance.txt"],
+            ),
+        ];
+        for (suite, cases, extras) in layouts {
+            let root = dir.path().join(suite);
+            fs::create_dir_all(&root).unwrap();
+            fs::write(root.join("README.md"), "# suite").unwrap();
+            for (case, input) in cases {
+                case_in(&root, case, input, sh);
+                for extra in extras {
+                    fs::write(root.join(case).join(extra), "where it comes from").unwrap();
+                }
+            }
+            if suite == "c-ice-large" {
+                let gen = root.join("gen");
+                fs::create_dir_all(gen.join("shim16")).unwrap();
+                for f in ["make-case.sh", "hunt.sh", "oracle.sh.in"] {
+                    fs::write(gen.join(f), sh).unwrap();
+                }
+                fs::write(gen.join("shim16/stdio.h"), "int printf();").unwrap();
+            }
+            if suite == "ts-crash" {
+                fs::write(root.join("syntax_ok.js"), "process.exit(0)").unwrap();
+            }
+            let found = discover(&root).unwrap();
+            let got: Vec<(String, String, &str)> = found
+                .iter()
+                .map(|c| {
+                    (
+                        c.name.clone(),
+                        c.input.file_name().unwrap().to_string_lossy().into_owned(),
+                        c.language(),
+                    )
+                })
+                .collect();
+            let want: Vec<(String, String, &str)> = cases
+                .iter()
+                .map(|(case, input)| {
+                    let lang = language_of(Path::new(input));
+                    (case.to_string(), input.to_string(), lang)
+                })
+                .collect();
+            assert_eq!(got, want, "{suite}");
+            assert!(
+                found.iter().all(|c| c.oracle.ends_with("oracle.sh")),
+                "{suite}"
+            );
+            let list = listing(&found);
+            assert_eq!(list.lines().count(), cases.len(), "{list}");
+            assert!(list.contains(" chars, 29 bytes | oracle.sh"), "{list}");
+        }
+        assert_eq!(
+            ["c", "cpp", "rust", "go", "python", "typescript", "java"].map(|l| l.to_string()),
+            ["x.c", "x.cpp", "x.rs", "x.go", "x.py", "x.ts", "x.java"]
+                .map(|f| language_of(Path::new(f)).to_string())
+        );
+    }
+
+    #[test]
+    fn suites_are_resolved_by_name_in_shared_suites() {
+        let dir = Scratch::new("resolve").unwrap();
+        // root = <dir>/wt/repo, shared = <dir>/shared (worktrees are one level deeper).
+        let root = dir.path().join("wt/repo");
+        fs::create_dir_all(root.join("fixtures")).unwrap();
+        for s in ["c-ice", "go-ice"] {
+            fs::create_dir_all(dir.path().join("shared/suites").join(s)).unwrap();
+        }
+        let (name, path) = resolve_suite(&root, "go-ice").unwrap();
+        assert_eq!(
+            (name.as_str(), path),
+            ("go-ice", dir.path().join("shared/suites/go-ice"))
+        );
+        assert_eq!(
+            resolve_suite(&root, "fixtures").unwrap().1,
+            root.join("fixtures")
+        );
+        let own = dir.path().join("mine");
+        fs::create_dir_all(&own).unwrap();
+        assert_eq!(
+            resolve_suite(&root, &own.to_string_lossy()).unwrap().0,
+            "mine"
+        );
+        let err = resolve_suite(&root, "nope").unwrap_err().to_string();
+        assert!(err.contains("(c-ice, go-ice)"), "{err}");
     }
 }

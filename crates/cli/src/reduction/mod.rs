@@ -2,6 +2,12 @@
 //! writer, the signal handler and the algorithm with a progress ticker. The check of the
 //! original and the default timeout are in `original.rs`, the resume flow in `resuming.rs`,
 //! the `--stats` report and the summary line in `summary.rs`.
+//!
+//! **Cancellation.** The signal thread calls `CommandOracle::cancel` (kills every running
+//! group) and `Judge::cancel` (raises the stop flag that ddmin and every tree loop read): runs
+//! return `Cancelled`, the algorithms unwind, and the CLI exits 130 leaving the best file in
+//! place (and the state file, for `--resume`). SIGKILL skips all of this: the watchdog then
+//! kills the oracles and removes the scratch directory (`treedd_proc`'s reaper).
 
 mod original;
 mod resuming;
@@ -14,9 +20,10 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use anyhow::Context;
+use treedd_proc::{CommandOracle, Oracle};
 use treedd_reduce::{
-    Base, CommandOracle, Confirm, DdminOptions, Filter, Hoisting, Judge, JudgeOptions,
-    OnImprovement, Oracle, Outcome, RunToken, TextUnit, TreeConfig,
+    Base, Confirm, DdminOptions, Filter, Hoisting, Judge, JudgeOptions, OnImprovement, TextUnit,
+    TreeConfig,
 };
 use treedd_tree::{Parse, RTree, SyntaxFilter};
 
@@ -29,24 +36,6 @@ use crate::progress::{Progress, Snapshot};
 use crate::report;
 use crate::resume;
 use crate::trace::Trace;
-
-/// The oracle shared between the Judge and the CLI (which also runs it directly for the
-/// original's check and `--verify`, and cancels it on a signal).
-struct SharedOracle(Arc<CommandOracle>);
-
-impl Oracle for SharedOracle {
-    fn run(&self, candidate: &[u8]) -> Outcome {
-        self.0.run(candidate)
-    }
-
-    fn run_abortable(&self, candidate: &[u8], token: &RunToken) -> Outcome {
-        self.0.run_abortable(candidate, token)
-    }
-
-    fn cancel(&self) {
-        self.0.cancel();
-    }
-}
 
 /// One reduction run, from the check of the original to the summary.
 pub(crate) struct Reduction {
@@ -64,7 +53,7 @@ pub(crate) struct Reduction {
     start: Vec<u8>,
     resumed: bool,
     /// `--confirm` (a pass-through without it); counts its own extra runs.
-    confirm: OnceLock<Arc<Confirm<SharedOracle>>>,
+    confirm: OnceLock<Arc<Confirm<Arc<CommandOracle>>>>,
     /// Size at every improvement, for `--stats`.
     trace: Arc<Trace>,
     /// The syntax filter (tree languages without `--no-syntax-filter`), for its counts.
@@ -188,7 +177,7 @@ impl Reduction {
             })
         };
         let confirm = Arc::new(Confirm::new(
-            SharedOracle(Arc::clone(&self.oracle)),
+            Arc::clone(&self.oracle),
             self.args.confirm.unwrap_or(0),
         ));
         let _ = self.confirm.set(Arc::clone(&confirm));

@@ -1,11 +1,28 @@
 //! The check of the original input (`--check-original N`), the default timeout derived from
 //! it, and the shell recipe that reproduces the oracle's run.
+//!
+//! **Timeouts.** Without `--timeout`, the original runs with no timeout; the per-run timeout
+//! then becomes 10 x its wall time (the slowest of the `--check-original` runs), at least 5 s
+//! ([`default_timeout`]), and is announced. `--timeout none` waits forever. The effective
+//! value goes into `--stats` and the state file (a resumed run reuses it rather than deriving
+//! a smaller one from the reduced output).
+//!
+//! With `--jobs` above 1 (and not `--resume`) the check runs on a thread of its own while the
+//! reduction starts ([`Reduction::check_alongside`]): its run holds one of the `--jobs`
+//! permits (`Judge::reserve_permit` / `release_permit`), runs started before the timeout is
+//! known poll for it and get it counted from their own start
+//! (`CommandOracle::set_timeout_pending`), and the output writer is *held*: neither the
+//! output nor the state file is written before the check passes. A check that passes reports
+//! its runs' durations to the lookahead (`Judge::note_interesting_run`); one that fails
+//! cancels the judge and reports exactly as without the overlap. **Invariant:** no file is
+//! written and no answer is reported for an original the check has not passed.
 
 use std::ffi::OsStr;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use treedd_reduce::{Judge, Outcome, RunReport};
+use treedd_proc::{Outcome, RunReport};
+use treedd_reduce::Judge;
 
 use super::summary::describe_outcome;
 use super::Reduction;
@@ -27,9 +44,7 @@ impl Reduction {
     /// fresh run with one job checks first (there is no other permit), and so does `--resume`
     /// (its start is the output, checked first). Nothing is written before the check passes,
     /// and a check that fails stops the reduction and reports as it does without the bet.
-    ///
-    /// On the 13 JRTS reductions with `--jobs 2` the check was one worker idle for the length
-    /// of an interesting run (60 ms of about 600 ms each).
+    /// Checking first would leave one worker idle for the length of an interesting run.
     pub(super) fn check_alongside(&self) -> bool {
         self.args.jobs > 1
     }

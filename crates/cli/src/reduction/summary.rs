@@ -3,7 +3,8 @@
 
 use std::path::Path;
 
-use treedd_reduce::{Judge, Outcome, RunReport};
+use treedd_proc::{Outcome, RunReport};
+use treedd_reduce::Judge;
 
 use super::Reduction;
 use crate::flags::Unit;
@@ -76,7 +77,7 @@ impl Reduction {
             output_chars: report::non_whitespace_chars(output),
             input_syntax_errors: input_errors,
             wall_seconds: self.progress.elapsed().as_secs_f64(),
-            cpu_seconds: Some(treedd_reduce::cpu_seconds()),
+            cpu_seconds: Some(treedd_proc::cpu_seconds()),
             peak_rss_bytes: report::peak_rss_self(),
             peak_oracle_rss_bytes: report::peak_rss_children(),
             interrupted,

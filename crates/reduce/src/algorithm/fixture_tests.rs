@@ -1,4 +1,4 @@
-//! The papers' examples (004 figs. 3 and 5) reduced with their real oracles (fixtures/).
+//! The papers' examples (HDD with hoisting, figs. 3 and 5) reduced with their real oracles (fixtures/).
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -6,7 +6,9 @@ use std::time::Duration;
 use treedd_tree::{count_errors, Lang, RTree};
 
 use super::*;
-use crate::{CommandOracleBuilder, JudgeOptions, Oracle, Stats};
+use treedd_proc::{CommandOracleBuilder, Oracle};
+
+use crate::{JudgeOptions, Stats};
 
 struct Fixture {
     lang: Lang,
@@ -29,7 +31,7 @@ impl Fixture {
         }
     }
 
-    fn oracle(&self) -> crate::CommandOracle {
+    fn oracle(&self) -> treedd_proc::CommandOracle {
         CommandOracleBuilder::new(self.dir.join("oracle.sh"))
             .file_name(self.file)
             .timeout(Some(Duration::from_secs(60)))
@@ -101,7 +103,8 @@ fn helloworld_every_configuration() {
             config.name()
         );
         if config.hoist == Hoisting::None {
-            // 1-tree-minimal, yet the `if (1)` cannot go by pruning alone (004 Table I).
+            // 1-tree-minimal, yet the `if (1)` cannot go by pruning alone (HDD with hoisting,
+            // Table I).
             assert!(text.contains("if(1)"), "{}: {text}", config.name());
         } else {
             assert_eq!(

@@ -5,7 +5,8 @@ use std::sync::Arc;
 use treedd_tree::{Lang, RTree};
 
 use super::*;
-use crate::{FnOracle, JudgeOptions};
+use crate::engine::FnOracle;
+use crate::JudgeOptions;
 
 const SRC: &str = "int helper_function(int value) { return value + 1; }\n\
                    int unused_global = 42;\n\

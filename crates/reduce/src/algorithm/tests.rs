@@ -119,7 +119,7 @@ fn reduction_stops_when_the_judge_is_cancelled() {
     let flag: Arc<OnceLock<Arc<AtomicBool>>> = Arc::default();
     let runs = Arc::new(AtomicUsize::new(0));
     let (flag2, runs2) = (Arc::clone(&flag), Arc::clone(&runs));
-    let oracle = crate::FnOracle::new(move |c: &[u8]| {
+    let oracle = crate::engine::FnOracle::new(move |c: &[u8]| {
         if runs2.fetch_add(1, Ordering::SeqCst) + 1 == 3 {
             flag2.get().unwrap().store(true, Ordering::SeqCst);
         }
@@ -186,7 +186,7 @@ fn a_round_without_the_reference_closure_ends_the_rounds() {
     };
     for (closure, expected) in [(false, false), (true, false)] {
         let judge = Judge::new(
-            Box::new(crate::FnOracle::new(interesting)),
+            Box::new(crate::engine::FnOracle::new(interesting)),
             crate::JudgeOptions::default(),
         );
         let mut tree = RTree::build(treedd_tree::Lang::C, src).unwrap();

@@ -1,4 +1,4 @@
-//! Bets on success (issue 10, see `lookahead`): what ddmin tests after a candidate of a round
+//! Bets on success (see `lookahead`): what ddmin tests after a candidate of a round
 //! wins, for the lookahead's workers to test while that candidate's run is still under way.
 
 use std::time::Duration;

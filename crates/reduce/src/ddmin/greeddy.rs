@@ -1,4 +1,4 @@
-//! GreeDDy (001, fig. 6.2): a round's candidates tested in windows of `greeddy_window` on a
+//! GreeDDy (dissertation, fig. 6.2): a round's candidates tested in windows of `greeddy_window` on a
 //! rayon pool; when a window holds several interesting complements, their combination is
 //! tried first, then the first one combined with the others one by one.
 

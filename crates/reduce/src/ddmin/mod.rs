@@ -1,17 +1,17 @@
-//! The minimizing Delta Debugging algorithm and its variants (issue 2, item 3).
+//! The minimizing Delta Debugging algorithm and its variants.
 //!
 //! One implementation covers every knob of the papers:
-//! - `ddmin^nu` with split factor nu (000, Algorithm 3); nu = |c| (`usize::MAX`) is onemin
+//! - `ddmin^nu` with split factor nu (Split factor, Algorithm 3); nu = |c| (`usize::MAX`) is onemin
 //!   when subset tests are off;
 //! - "reduce to subset" on/off, "reduce to complement" on/off, complements forward or
-//!   backward, subsets first or complements first (002, Sections 3.2-3.3);
-//! - the fixed point DDMIN* (001, ch. 5);
-//! - parallel tests, *stabilized* (001, ch. 6): the candidates of a round form one sequence in
-//!   syntactic order (002 Algorithm 4, "combined"), followed, with several jobs, by those of the
+//!   backward, subsets first or complements first (Practical improvements, Sections 3.2-3.3);
+//! - the fixed point DDMIN* (dissertation, ch. 5);
+//! - parallel tests, *stabilized* (dissertation, ch. 6): the candidates of a round form one sequence in
+//!   syntactic order (Practical improvements, Algorithm 4, "combined"), followed, with several jobs, by those of the
 //!   finer rounds that come next if it finds nothing; the speculative driver tests them and the
 //!   candidate chosen is always the first interesting one of the sequence, so the result does
 //!   not depend on `jobs`;
-//! - GreeDDy (001, fig. 6.2): when a testing window holds several interesting complements,
+//! - GreeDDy (dissertation, fig. 6.2): when a testing window holds several interesting complements,
 //!   their combination is tried first, then the first one is combined with the others one by
 //!   one.
 //!
@@ -20,7 +20,7 @@
 //! in order to keep the existing splitting") and the next round starts by removing the subset
 //! after the one just removed (Picire's rotation); increasing the granularity re-splits the
 //! whole configuration into `min(|c|, nu * n)` parts with Zeller's split. With these choices
-//! the test counts of 002 Table 3(a) are reproduced exactly (see the tests).
+//! the test counts of Practical improvements' Table 3(a) are reproduced exactly (see the tests).
 //!
 //! Configurations whose outcome is already known (tested earlier in this call: the
 //! complements of a 2-split, the subsets surviving a complement step, the last round of a
@@ -271,7 +271,7 @@ impl Run<'_> {
         }
         *config = kept;
         // Keep the existing splitting (n - |removed| subsets); with a single subset
-        // left, start over at min(|c|, nu) (000: mu^nu).
+        // left, start over at min(|c|, nu) (Split factor: mu^nu).
         // The next round starts with removing the subset after `first`.
         let mut offset = first - removed.iter().filter(|&&k| k < first).count();
         let bounds = if new_bounds.len() > 2 {
@@ -324,7 +324,7 @@ impl Run<'_> {
         })
     }
 
-    /// Rounds without GreeDDy, on the speculative driver ([`crate::driver::first_true`]).
+    /// Rounds without GreeDDy, on the speculative driver ([`crate::engine::driver::first_true`]).
     /// The candidates of the current round and, with several jobs, of the rounds that follow
     /// it if this one finds nothing (finer and finer granularity, up to `4 * jobs` candidates)
     /// form one sequence: the sequence ddmin tests one by one when every candidate fails
@@ -415,8 +415,8 @@ impl Run<'_> {
         let watch = self
             .ahead
             .and_then(|ahead| ahead.win_after())
-            .map(|after| crate::driver::Watch { after, slow: &slow });
-        let (first, outcomes) = crate::driver::first_true_watched(
+            .map(|after| crate::engine::driver::Watch { after, slow: &slow });
+        let (first, outcomes) = crate::engine::driver::first_true_watched(
             self.opts.jobs,
             candidates.len(),
             &stop,

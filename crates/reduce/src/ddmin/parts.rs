@@ -65,8 +65,8 @@ impl<'a> Parts<'a> {
 
 /// Boundaries of `min(len, n)` parts of `0..len` as Zeller's reference implementation (and
 /// Picire's `ZellerSplit`) cuts them: a 1/n-th, then 1/(n-1)-th of the rest, and so on (sizes
-/// differ by at most one, smaller parts first). With it the test counts of 002 Table 3(a)
-/// are reproduced exactly.
+/// differ by at most one, smaller parts first). With it the test counts of Practical
+/// improvements' Table 3(a) are reproduced exactly.
 pub(super) fn split(len: usize, n: usize) -> Vec<usize> {
     let n = n.min(len).max(1);
     let mut out = vec![0];

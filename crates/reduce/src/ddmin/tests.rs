@@ -70,7 +70,7 @@ fn has(c: &[u32], x: u32) -> bool {
     c.contains(&x)
 }
 
-// The mock-SUT examples of 002/003 Table 1.
+// The mock-SUT examples of Practical improvements' Table 1.
 fn example_a(c: &[u32]) -> bool {
     has(c, 5) && has(c, 8) && (has(c, 2) || !has(c, 7))
 }

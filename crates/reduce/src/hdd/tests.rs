@@ -35,7 +35,7 @@ fn hoisting_starts_while_the_lone_node_test_runs() {
     use std::time::{Duration, Instant};
     static HOISTED: AtomicBool = AtomicBool::new(false);
     static SEEN: AtomicBool = AtomicBool::new(false);
-    let oracle = crate::FnOracle::new(|c: &[u8]| {
+    let oracle = crate::engine::FnOracle::new(|c: &[u8]| {
         if c == b"a" {
             HOISTED.store(true, Ordering::SeqCst);
         } else if c.is_empty() {

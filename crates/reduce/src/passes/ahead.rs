@@ -1,4 +1,4 @@
-//! Speculation across passes (issue 10, see `lookahead`): before a pass runs, what it and the
+//! Speculation across passes (see `lookahead`): before a pass runs, what it and the
 //! passes after it test if every test fails is announced ([`crate::Judge::announce`]), so idle
 //! workers start the next pass's candidates while the end of this one is still running
 //! (C-Vise's bet that most candidates fail, applied to its pass sequence). The passes
@@ -6,9 +6,10 @@
 
 use treedd_tree::Facts;
 
+use super::splice::{apply, keeping, Splice};
 use super::{
-    inline, inline_calls, keeping, literal_replacements, literal_units, params, rename_units,
-    replace_ids, rewrite, subtrees, tokens, Make, Pass, Passes, Splice,
+    inline, inline_calls, literals, params, rename, replace_ids, rewrite, subtrees, tokens, Make,
+    Pass, Passes,
 };
 
 impl Passes<'_> {
@@ -49,20 +50,20 @@ impl Passes<'_> {
     fn all_fail(&self, pass: Pass, facts: &Facts, limit: usize, out: &mut Vec<Vec<u8>>) {
         let make: Make = match pass {
             Pass::Literals => {
-                self.keep_minimal_all_fail(&literal_units(facts), limit, out);
-                literal_replacements
+                self.keep_minimal_all_fail(&literals::units(facts), limit, out);
+                literals::replacements
             }
             Pass::Rename => {
-                let units = rename_units(&self.current, self.lang, facts);
+                let units = rename::units(&self.current, self.lang, facts);
                 return self.keep_minimal_all_fail(&units, limit, out);
             }
-            Pass::Inline => inline,
-            Pass::InlineCalls => inline_calls,
-            Pass::Rewrite => rewrite,
-            Pass::ReplaceIds => replace_ids,
-            Pass::Params => params,
-            Pass::Subtrees => subtrees,
-            Pass::Tokens => tokens,
+            Pass::Inline => inline::candidates,
+            Pass::InlineCalls => inline_calls::candidates,
+            Pass::Rewrite => rewrite::candidates,
+            Pass::ReplaceIds => replace_ids::candidates,
+            Pass::Params => params::candidates,
+            Pass::Subtrees => subtrees::candidates,
+            Pass::Tokens => tokens::candidates,
         };
         let current = &self.current;
         let Some(sequence) = self.facts.sequence(self.lang, current, pass, make) else {
@@ -72,7 +73,7 @@ impl Passes<'_> {
             if out.len() >= limit {
                 return;
             }
-            let candidate = super::apply(current, splices);
+            let candidate = apply(current, splices);
             let fresh = !self.judge.known_or_under_way(&candidate);
             if candidate != *current && candidate.len() <= current.len() && fresh {
                 out.push(candidate);

@@ -9,12 +9,12 @@ use treedd_tree::{Facts, Lang};
 use super::{Pass, Splice};
 
 /// The facts of the last text the passes looked at, and the candidate sequences the passes
-/// made of it. Most passes of a round change nothing, and each pass asked for the facts of
-/// the same text twice (to announce and to run): one parse and walk each, about 3% of
-/// treedd's CPU on the JRTS reductions with `--jobs 2` (`perf`). The sequences likewise: the
-/// announcements before each pass, and those near the end of the tree phase, make the
-/// sequences of the passes that follow, and `subtrees` builds a reduction tree of the text
-/// for its own (about 60% of what the announcements of the passes cost there).
+/// made of it. Most passes of a round change nothing, and each pass asks for the facts of
+/// the same text twice (to announce and to run): one parse and walk each without the cache.
+/// The sequences likewise: the announcements before each pass, and those near the end of the
+/// tree phase, make the sequences of the passes that follow, and `subtrees` builds a
+/// reduction tree of the text for its own (most of what the announcements of the passes
+/// cost).
 #[derive(Default)]
 pub(crate) struct FactsCache(Mutex<Option<Kept>>);
 

@@ -3,7 +3,8 @@
 use std::sync::Arc;
 
 use super::*;
-use crate::{FnOracle, JudgeOptions};
+use crate::engine::FnOracle;
+use crate::JudgeOptions;
 
 fn run(lang: Lang, src: &str, pass: Pass, oracle: fn(&str) -> bool) -> (String, u64) {
     let f = FnOracle::new(move |c: &[u8]| oracle(std::str::from_utf8(c).unwrap_or("")));
@@ -32,7 +33,7 @@ fn apply_separates_glued_tokens() {
 #[test]
 fn short_names() {
     let names: Vec<String> = [0, 1, 25, 26, 27, 51, 52, 701, 702]
-        .map(|n| String::from_utf8(short_name(n)).unwrap())
+        .map(|n| String::from_utf8(rename::short_name(n)).unwrap())
         .to_vec();
     assert_eq!(names, ["a", "b", "z", "aa", "ab", "az", "ba", "zz", "aaa"]);
 }
@@ -363,7 +364,7 @@ fn the_sequence_of_a_pass_on_an_unchanged_text_is_made_once() {
     static MADE: AtomicUsize = AtomicUsize::new(0);
     fn make(text: &[u8], lang: Lang, facts: &Facts) -> Vec<Vec<Splice>> {
         MADE.fetch_add(1, Ordering::SeqCst);
-        subtrees(text, lang, facts)
+        subtrees::candidates(text, lang, facts)
     }
     let cache = FactsCache::default();
     let text = b"int x = 1234; int y = x + 1;";
@@ -372,7 +373,7 @@ fn the_sequence_of_a_pass_on_an_unchanged_text_is_made_once() {
     assert!(Arc::ptr_eq(&once, &again), "made again for the same text");
     assert_eq!(MADE.load(Ordering::SeqCst), 1);
     let facts = Lang::C.facts(text).unwrap();
-    assert_eq!(*once, subtrees(text, Lang::C, &facts));
+    assert_eq!(*once, subtrees::candidates(text, Lang::C, &facts));
     // Another pass, another sequence; another text, made again.
     cache.sequence(Lang::C, text, Pass::Tokens, make).unwrap();
     assert_eq!(MADE.load(Ordering::SeqCst), 2);

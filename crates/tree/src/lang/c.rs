@@ -1,18 +1,16 @@
-//! C registration: tables under grammars/c/.
+//! C: the tests of its grammar data (`grammars/c/`); it is registered in
+//! `lang.rs`'s `builtins!` table.
 
-use super::{Builtin, Lang, Spec};
+use super::tests::{check_loads_and_parses, check_snapshots};
+use super::Lang;
 
-pub(super) const BUILTIN: Builtin = Builtin {
-    lang: Lang::C,
-    names: &["c"],
-    extensions: &["c", "h"],
-    spec: || Spec {
-        name: "c",
-        language: tree_sitter_c::LANGUAGE.into(),
-        replacements: include_str!("../../../../grammars/c/replacements.tsv"),
-        positions: include_str!("../../../../grammars/c/positions.tsv"),
-        compatible: include_str!("../../../../grammars/c/compatible.txt"),
-        flatten: include_str!("../../../../grammars/c/flatten.txt"),
-        passes: include_str!("../../../../grammars/c/passes.toml"),
-    },
-};
+#[test]
+fn loads_and_parses() {
+    check_loads_and_parses(Lang::C, b"int main(void) { return 0; }\n");
+}
+
+/// test_data/c/: round trips and `.tree` snapshots.
+#[test]
+fn snapshots() {
+    check_snapshots(Lang::C);
+}

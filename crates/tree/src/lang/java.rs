@@ -1,18 +1,16 @@
-//! Java registration: tables under grammars/java/.
+//! Java: the tests of its grammar data (`grammars/java/`); it is registered in
+//! `lang.rs`'s `builtins!` table.
 
-use super::{Builtin, Lang, Spec};
+use super::tests::{check_loads_and_parses, check_snapshots};
+use super::Lang;
 
-pub(super) const BUILTIN: Builtin = Builtin {
-    lang: Lang::Java,
-    names: &["java"],
-    extensions: &["java"],
-    spec: || Spec {
-        name: "java",
-        language: tree_sitter_java::LANGUAGE.into(),
-        replacements: include_str!("../../../../grammars/java/replacements.tsv"),
-        positions: include_str!("../../../../grammars/java/positions.tsv"),
-        compatible: include_str!("../../../../grammars/java/compatible.txt"),
-        flatten: include_str!("../../../../grammars/java/flatten.txt"),
-        passes: include_str!("../../../../grammars/java/passes.toml"),
-    },
-};
+#[test]
+fn loads_and_parses() {
+    check_loads_and_parses(Lang::Java, b"class A { void f() {} }\n");
+}
+
+/// test_data/java/: round trips and `.tree` snapshots.
+#[test]
+fn snapshots() {
+    check_snapshots(Lang::Java);
+}

@@ -1,18 +1,16 @@
-//! JavaScript registration: tables under grammars/javascript/.
+//! JavaScript: the tests of its grammar data (`grammars/javascript/`); it is registered in
+//! `lang.rs`'s `builtins!` table.
 
-use super::{Builtin, Lang, Spec};
+use super::tests::{check_loads_and_parses, check_snapshots};
+use super::Lang;
 
-pub(super) const BUILTIN: Builtin = Builtin {
-    lang: Lang::JavaScript,
-    names: &["javascript", "js"],
-    extensions: &["js", "mjs", "cjs"],
-    spec: || Spec {
-        name: "javascript",
-        language: tree_sitter_javascript::LANGUAGE.into(),
-        replacements: include_str!("../../../../grammars/javascript/replacements.tsv"),
-        positions: include_str!("../../../../grammars/javascript/positions.tsv"),
-        compatible: include_str!("../../../../grammars/javascript/compatible.txt"),
-        flatten: include_str!("../../../../grammars/javascript/flatten.txt"),
-        passes: include_str!("../../../../grammars/javascript/passes.toml"),
-    },
-};
+#[test]
+fn loads_and_parses() {
+    check_loads_and_parses(Lang::JavaScript, b"let x = 1 + 2;\n");
+}
+
+/// test_data/javascript/: round trips and `.tree` snapshots.
+#[test]
+fn snapshots() {
+    check_snapshots(Lang::JavaScript);
+}

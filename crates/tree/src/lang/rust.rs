@@ -1,18 +1,27 @@
-//! Rust registration: tables under grammars/rust/.
+//! Rust: the tests of its grammar data (`grammars/rust/`); it is registered in
+//! `lang.rs`'s `builtins!` table.
 
-use super::{Builtin, Lang, Spec};
+use super::tests::{check_deep_and_large, check_loads_and_parses, check_snapshots, parens};
+use super::Lang;
 
-pub(super) const BUILTIN: Builtin = Builtin {
-    lang: Lang::Rust,
-    names: &["rust", "rs"],
-    extensions: &["rs"],
-    spec: || Spec {
-        name: "rust",
-        language: tree_sitter_rust::LANGUAGE.into(),
-        replacements: include_str!("../../../../grammars/rust/replacements.tsv"),
-        positions: include_str!("../../../../grammars/rust/positions.tsv"),
-        compatible: include_str!("../../../../grammars/rust/compatible.txt"),
-        flatten: include_str!("../../../../grammars/rust/flatten.txt"),
-        passes: include_str!("../../../../grammars/rust/passes.toml"),
-    },
-};
+#[test]
+fn loads_and_parses() {
+    check_loads_and_parses(Lang::Rust, b"fn main() { let x: u8 = 1 + 2; }\n");
+}
+
+/// test_data/rust/: round trips and `.tree` snapshots.
+#[test]
+fn snapshots() {
+    check_snapshots(Lang::Rust);
+}
+
+/// 10,000-deep nesting and a 10 MB input: no crash, byte-exact round trip.
+#[test]
+fn deep_and_large_inputs() {
+    check_deep_and_large(
+        Lang::Rust,
+        &parens("fn f() { let x = ", "; }"),
+        "",
+        "fn f(a: u32) -> u32 { a.wrapping_mul(2) + g::<u32>(a) } // note\n",
+    );
+}

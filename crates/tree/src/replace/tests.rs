@@ -109,13 +109,24 @@ fn leading_tokens_of_a_small_grammar() {
 }
 
 /// Inputs for the data-driven tests: test_data/, the repository's fixtures/ and the
-/// shared suites (`TREEDD_SUITES`, default `../shared/suites` beside the repository, where
-/// CI puts them; a missing folder is an error, so the suites are never skipped silently).
+/// shared suites (`TREEDD_SUITES`, default `shared/suites` beside the repository or one of
+/// its ancestors, where CI puts them; a missing folder is an error, so the suites are never
+/// skipped silently).
 pub(crate) fn inputs(max_len: u64) -> Vec<(crate::Lang, std::path::PathBuf)> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let suites = std::env::var_os("TREEDD_SUITES")
         .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| root.join("../../../shared/suites"));
+        .unwrap_or_else(|| {
+            let repo = root.join("..").join("..");
+            let found = repo
+                .canonicalize()
+                .unwrap_or(repo)
+                .ancestors()
+                .skip(1)
+                .map(|a| a.join("shared").join("suites"))
+                .find(|p| p.is_dir());
+            found.unwrap_or_else(|| root.join("shared-suites-not-found"))
+        });
     assert!(
         suites.join("jrts").is_dir() && suites.join("perses").is_dir(),
         "the shared suites are not at {} (set TREEDD_SUITES)",

@@ -16,8 +16,7 @@ impl RTree {
     /// [`RTree::unparse_with`] where `edits` is `Keep` for every node outside the lists of
     /// `scope`: a subtree without a node of `scope` and untouched by commits is copied from
     /// the source in one piece instead of being walked node by node. (Candidates edit a few
-    /// nodes of a large tree: the walk was 21% of treedd's CPU on the 554 KB Perses
-    /// gcc-64990.)
+    /// nodes of a large tree, whose whole walk would be a large share of treedd's CPU.)
     pub fn unparse_scoped(&self, scope: &[&[NodeId]], edits: &dyn Fn(NodeId) -> Edit) -> Vec<u8> {
         let mut walk = match scope.iter().any(|s| !s.is_empty()) {
             true => Marks::with_room(self.nodes.len()),

@@ -1,0 +1,79 @@
+//! `replace-ids` (before `rename`, see [`Pass::ALL`](super::Pass::ALL)): every later
+//! occurrence of one identifier replaced by another identifier of the same group (or a
+//! grammar `extra` such as C's `int`), so that the first one's declaration becomes dead
+//! (Vulcan's identifier replacement).
+
+use std::collections::{BTreeMap, HashSet};
+use std::ops::Range;
+
+use treedd_tree::{Facts, Lang};
+
+use super::rename::spellings;
+use super::splice::Splice;
+
+/// How many other spellings (besides the group's extra words) `replace-ids` tries for each
+/// identifier.
+const REPLACE_TARGETS: usize = 3;
+
+/// Identifier replacement: for each spelling X that occurs more than once, every occurrence
+/// but the first (usually its declaration) becomes another spelling Y of the same group:
+/// first the group's extra words, then the group's most frequent spellings. Y is never longer
+/// than X (a candidate never grows the text: on the JRTS inputs, `x` -> `undefined` makes
+/// outputs larger), and is a reserved word (an extra such as `int`, never renamed or
+/// replaced itself) or comes before X in the order (length, bytes), so occurrences only ever
+/// move down that order and the pass ends.
+pub(super) fn candidates(text: &[u8], lang: Lang, facts: &Facts) -> Vec<Vec<Splice>> {
+    let words = spellings(text, facts);
+    let mut by_group: BTreeMap<usize, Vec<(usize, &[u8])>> = BTreeMap::new();
+    for (w, occ) in &words {
+        let groups: HashSet<usize> = occ.iter().filter_map(|(_, g)| *g).collect();
+        for g in groups {
+            let count = occ.iter().filter(|(_, h)| *h == Some(g)).count();
+            by_group.entry(g).or_default().push((count, w.as_slice()));
+        }
+    }
+    for list in by_group.values_mut() {
+        list.sort_by_key(|&(count, _)| std::cmp::Reverse(count));
+    }
+    let mut out = Vec::new();
+    for (word, occ) in &words {
+        if lang.is_reserved(word) {
+            continue;
+        }
+        let mut groups: Vec<usize> = occ.iter().filter_map(|(_, g)| *g).collect();
+        groups.dedup();
+        for g in groups {
+            let places: Vec<Range<usize>> = occ
+                .iter()
+                .filter(|(_, h)| *h == Some(g))
+                .map(|(r, _)| r.clone())
+                .collect();
+            if places.len() < 2 {
+                continue;
+            }
+            let extras = facts.group_extras.get(g).into_iter().flatten();
+            let others = by_group
+                .get(&g)
+                .into_iter()
+                .flatten()
+                .map(|&(_, w)| w)
+                .filter(|w| (w.len(), *w) < (word.len(), word.as_slice()))
+                .take(REPLACE_TARGETS);
+            let mut seen = HashSet::new();
+            for target in extras.map(Vec::as_slice).chain(others) {
+                let extra = lang.is_reserved(target) && target.len() <= word.len();
+                let lower = (target.len(), target) < (word.len(), word.as_slice());
+                if !(extra || lower) || !seen.insert(target) {
+                    continue;
+                }
+                out.push(
+                    places[1..]
+                        .iter()
+                        .map(|r| Splice::new(r.clone(), target))
+                        .collect(),
+                );
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,10 @@
+
+namespace c {
+
+template <typename T>T scale();
+
+}
+
+int a {
+  c::scale();
+}

@@ -1,0 +1,5 @@
+package a
+
+func a() {
+		results <- Result{}
+}
