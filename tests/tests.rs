@@ -32,3 +32,5 @@ mod jobs;
 mod cluster;
 // Failures found in use, each pinned to its smallest case.
 mod regression;
+// The final layout step (own layout, then the language's formatter) with real oracles.
+mod format;

@@ -148,6 +148,12 @@ pub struct Args {
     #[arg(long, help_heading = "REDUCTION")]
     pub final_text_pass: bool,
 
+    /// Keep the result's whitespace as the reduction left it: no layout step at the end
+    /// (by default treedd lays the result out, then runs the language's formatter, keeping
+    /// each only if the oracle still finds it interesting)
+    #[arg(long, help_heading = "REDUCTION")]
+    pub no_format: bool,
+
     /// Transformation passes run after the tree algorithm in every round, comma-separated:
     /// literals, inline, inline-calls, rewrite, replace-ids, rename, params, subtrees, tokens
     /// [default: from --preset]

@@ -5,6 +5,7 @@
 mod checks;
 mod exit;
 mod flags;
+mod format;
 mod guard;
 mod output;
 mod plan;

@@ -101,6 +101,9 @@ pub struct StatsReport {
     pub interrupted: bool,
     /// `Some(true)` if `--verify` confirmed the result.
     pub verified: Option<bool>,
+    /// The final layout step: the steps tried (`layout`, then the formatter) and their
+    /// outcomes, and its oracle runs; `null` with `--no-format` or after an interruption.
+    pub format: Option<crate::format::Report>,
     /// (oracle runs, seconds, size in non-whitespace characters) at every improvement.
     pub trace: Vec<crate::trace::TracePoint>,
 }

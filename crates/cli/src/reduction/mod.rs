@@ -60,6 +60,8 @@ pub(crate) struct Reduction {
     syntax: OnceLock<Arc<SyntaxFilter>>,
     /// ERROR and MISSING nodes in the input's parse (tree languages), counted once.
     input_errors: OnceLock<usize>,
+    /// What the final layout step did (`crate::format`), when it ran.
+    format: OnceLock<crate::format::Report>,
 }
 
 impl Reduction {
@@ -85,6 +87,7 @@ impl Reduction {
             trace: Arc::new(Trace::new()),
             syntax: OnceLock::new(),
             input_errors: OnceLock::new(),
+            format: OnceLock::new(),
         }
     }
 
@@ -227,6 +230,18 @@ impl Reduction {
             }
             Some(Ok(true)) | None => {}
         }
+        // The final layout step, after a finished reduction only.
+        let result = if self.args.no_format || self.interrupted.load(Ordering::SeqCst) {
+            result
+        } else {
+            let phase = |p: &str| {
+                self.progress
+                    .update(p, self.snapshot(result.len(), Some(&judge)))
+            };
+            let (text, report) = crate::format::format(&judge, self.plan.lang, &result, &phase);
+            let _ = self.format.set(report);
+            text
+        };
         let interrupted = self.interrupted.load(Ordering::SeqCst);
         // The improvements found last may still be on their way to the file.
         writer.flush();

@@ -85,6 +85,7 @@ impl Reduction {
             peak_oracle_rss_bytes: report::peak_rss_children(),
             interrupted,
             verified,
+            format: self.format.get().cloned(),
             trace: self.trace.points(),
         }
     }
