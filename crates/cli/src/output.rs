@@ -131,6 +131,20 @@ impl BestWriter {
         )
     }
 
+    /// [`BestWriter::create`] for a directory input: `initial` and the improvements are
+    /// trees of files, each written as a whole directory (`crate::dir::write::write_tree`).
+    pub fn create_tree(path: &Path, initial: &[u8]) -> io::Result<BestWriter> {
+        crate::dir::write::write_tree(path, initial)?;
+        BestWriter::with_write(
+            path,
+            initial,
+            None,
+            Box::new(|path, bytes, _| crate::dir::write::write_tree(path, bytes)),
+            MIN_INTERVAL,
+            false,
+        )
+    }
+
     /// A writer that writes nothing, not even `initial`, until [`BestWriter::release`]:
     /// improvements are kept meanwhile (the newest smallest one). For a reduction that starts
     /// before the original input is known to be interesting; dropped while held, it leaves
@@ -253,7 +267,8 @@ impl BestWriter {
         }
         // (A file someone removed or changed meanwhile is written again.)
         let holds = state.written.as_deref() == Some(result)
-            && fs::metadata(&self.shared.path).is_ok_and(|m| m.len() == result.len() as u64);
+            && fs::metadata(&self.shared.path)
+                .is_ok_and(|m| m.is_dir() || m.len() == result.len() as u64);
         if !holds {
             (self.shared.write)(&self.shared.path, result, self.shared.mode.as_ref())?;
             state.written = Some(result.to_vec());

@@ -17,9 +17,13 @@ pub(crate) struct Plan {
     pub(crate) algorithm: Algorithm,
     pub(crate) hoist: Hoist,
     pub(crate) preset: Preset,
-    /// Set when text reduction runs (text language or `--algorithm ddmin`).
+    /// Set when text reduction runs (text language or `--algorithm ddmin`; for a directory,
+    /// the unit of its files without a grammar).
     pub(crate) unit: Option<Unit>,
     pub(crate) output: PathBuf,
+    /// A directory input (or several files): see `crate::dir`. `lang` is then `Text` and
+    /// means nothing (each file has its own).
+    pub(crate) tree: Option<crate::dir::TreeInput>,
 }
 
 impl Plan {
@@ -30,6 +34,9 @@ impl Plan {
                 "--grammar and --language both choose the language; give one".to_string(),
             )
             .into());
+        }
+        if let Some(tree) = crate::dir::TreeInput::from_args(args) {
+            return crate::dir::plan(args, tree);
         }
         // A run-time grammar is loaded (and maybe compiled) after every conflict check.
         let lang = match (&args.grammar, &args.language) {
@@ -151,6 +158,7 @@ impl Plan {
             preset,
             unit: text.then(|| args.unit.unwrap_or(Unit::LineChar)),
             output,
+            tree: None,
         })
     }
 }
@@ -172,7 +180,7 @@ fn load_grammar(dir: &Path) -> anyhow::Result<Lang> {
 
 /// The tree configuration a preset stands for (chosen by the reduction crate from its
 /// measurements), as CLI values.
-fn preset_defaults(preset: Preset) -> (Algorithm, Hoist) {
+pub(crate) fn preset_defaults(preset: Preset) -> (Algorithm, Hoist) {
     let config = TreeConfig::preset(preset.name()).unwrap_or_default();
     let algorithm = match config.base {
         Base::Hdd => Algorithm::Hdd,
