@@ -10,9 +10,10 @@
 //!    files staying as they are. The file gets a judge of its own, nested in the whole's
 //!    ([`Judge::nested`]): its language's syntax filter, its cache, its lookahead, while
 //!    every oracle run, the cache of whole trees and the best result stay the whole's;
-//! 3. *across files*: `replace-ids` and `rename` over all files at once ([`Across`]), where
-//!    a name crosses files. `rename` runs only here (a name renamed in one file alone would
-//!    break its uses in the others); `replace-ids` also runs in each file.
+//! 3. *across files*: `replace-ids`, `rename` and `params` over all files at once
+//!    ([`Across`]), where a name crosses files. `rename` runs only here (a name renamed in one
+//!    file alone would break its uses in the others); `replace-ids` and `params` also run in
+//!    each file.
 //!
 //! Each step keeps only what the oracle found interesting, so the tree is interesting after
 //! every step, and a round is a function of the tree alone: the output is a fixed point.
@@ -79,6 +80,7 @@ pub fn reduce_files(
     // `rename` runs across files only (see the module docs).
     let cross_rename = config.tree.passes.contains(&Pass::Rename);
     let cross_replace = config.tree.passes.contains(&Pass::ReplaceIds);
+    let cross_params = config.tree.passes.contains(&Pass::Params);
     let per_file = TreeConfig {
         passes: (config.tree.passes.iter().copied())
             .filter(|&p| p != Pass::Rename)
@@ -140,6 +142,11 @@ pub fn reduce_files(
         if cross_rename && !judge.is_cancelled() {
             files = step(judge, round, "rename (across files)", &files, |f| {
                 across.rename(f)
+            });
+        }
+        if cross_params && !judge.is_cancelled() {
+            files = step(judge, round, "params (across files)", &files, |f| {
+                across.params(f)
             });
         }
         if judge.is_cancelled() || files == before || !config.tree.fixpoint {

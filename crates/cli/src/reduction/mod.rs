@@ -70,7 +70,7 @@ impl Reduction {
         input: Vec<u8>,
         oracle: Arc<CommandOracle>,
     ) -> Reduction {
-        let progress = Progress::new(args.quiet, input.len());
+        let progress = Progress::new(args.quiet, crate::dir::bytes(&input, plan.tree.is_some()));
         Reduction {
             args,
             plan,
@@ -258,8 +258,10 @@ impl Reduction {
 
         let mut verify = None;
         if !interrupted && self.args.verify {
-            self.progress
-                .update("verifying", self.snapshot(output.len(), Some(&judge)));
+            self.progress.update(
+                "verifying",
+                self.snapshot(self.bytes(&output), Some(&judge)),
+            );
             let report = self.oracle.run_report(&output);
             self.extra_runs.fetch_add(1, Ordering::SeqCst);
             verify = Some(report);

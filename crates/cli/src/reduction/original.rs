@@ -101,7 +101,7 @@ impl Reduction {
             };
             if show {
                 self.progress
-                    .update(&phase, self.snapshot(self.input.len(), None));
+                    .update(&phase, self.snapshot(self.bytes(&self.input), None));
             }
             let report = self.oracle.run_report(&self.input);
             self.extra_runs.fetch_add(1, Ordering::SeqCst);

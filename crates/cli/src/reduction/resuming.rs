@@ -51,7 +51,7 @@ impl Reduction {
             .set_timeout(state.timeout_seconds.map(Duration::from_secs_f64));
         self.progress.update(
             "checking the output to resume",
-            self.snapshot(best.len(), None),
+            self.snapshot(self.bytes(&best), None),
         );
         let report = self.oracle.run_report(&best);
         self.extra_runs.fetch_add(1, Ordering::SeqCst);

@@ -156,3 +156,64 @@ fn a_cancelled_judge_reaches_the_file_under_way() {
     };
     assert_eq!(reduce_files(&judge, &start, &start, &config), start);
 }
+
+/// Reduce `files` with the `balanced` preset under `oracle`, one job.
+fn reduce_with(
+    files: &Files,
+    oracle: impl Fn(&Files) -> bool + Send + Sync + 'static,
+) -> (Files, Arc<Judge>) {
+    let judge = Arc::new(Judge::new(
+        Box::new(FnOracle::new(move |c: &[u8]| {
+            oracle(&Files::decode(c).unwrap())
+        })),
+        JudgeOptions::default(),
+    ));
+    let mut tree = TreeConfig::default();
+    tree.ddmin.jobs = 1;
+    let config = FilesConfig {
+        tree,
+        text: TextUnit::LineThenChar,
+        text_only: false,
+        syntax_filter: true,
+    };
+    let start = files.encode();
+    let out = reduce_files(&judge, &start, &start, &config);
+    (Files::decode(&out).unwrap(), judge)
+}
+
+#[test]
+fn a_parameter_is_removed_from_the_prototype_the_definition_and_the_calls_together() {
+    let files = tree(&[
+        ("a.h", "int f(int x, int unused);\n"),
+        (
+            "a.c",
+            "#include \"a.h\"\nint f(int x, int unused) { return x; }\n",
+        ),
+        (
+            "b.c",
+            "#include \"a.h\"\nint g(void) { return f(1, 2) + f(3, 4); }\n",
+        ),
+    ]);
+    // Interesting while `a.h` declares the function, `a.c` defines it with `x` first and `b.c`
+    // calls it twice, all by one name, and all agree on the number of parameters: no file
+    // alone can drop one.
+    let (out, judge) = reduce_with(&files, |f| {
+        let t = |p: &str| text(f, p).unwrap_or_default();
+        let commas = |p: &str| t(p).matches(',').count();
+        let Some(name) = declared(f) else {
+            return false;
+        };
+        t("a.h").contains(&format!("{name}(int x"))
+            && t("a.c").contains(&format!("{name}(int x"))
+            && t("b.c").matches(&format!("{name}(")).count() == 2
+            && commas("a.h") == commas("a.c")
+            && commas("b.c") == 2 * commas("a.h")
+    });
+    for path in ["a.h", "a.c", "b.c"] {
+        let t = text(&out, path).unwrap();
+        assert!(!t.contains(','), "{path}: {t:?}");
+    }
+    let records = judge.records();
+    let params = (records.iter()).any(|r| r.pass == "params (across files)" && r.chars_removed > 0);
+    assert!(params, "{records:?}");
+}

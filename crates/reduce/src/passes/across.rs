@@ -1,7 +1,8 @@
-//! `rename` and `replace-ids` across the files of a directory: a name declared in one file and
-//! used in others (a function in a header, its definition and its calls) is renamed in all of
-//! them at once, and its uses in every file are replaced together, which neither pass can do
-//! inside one file without breaking the others.
+//! `rename`, `replace-ids` and `params` across the files of a directory: a name declared in
+//! one file and used in others (a function in a header, its definition and its calls) is
+//! renamed in all of them at once, its uses in every file are replaced together, and a
+//! parameter goes from its prototype, its definition and every call at once, which none of
+//! the passes can do inside one file without breaking the others.
 //!
 //! Both work on the facts of each file in its own language ([`Lang::facts`]); files without a
 //! grammar (text) take no part. Candidates whose changed files have more syntax errors than
@@ -13,8 +14,9 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ops::Range;
 
 use treedd_proc::Files;
-use treedd_tree::{count_errors, Facts, Lang};
+use treedd_tree::{count_errors, Facts, Lang, ListSite};
 
+use super::params::remove_element;
 use super::rename::short_name;
 use super::replace_ids::REPLACE_TARGETS;
 use super::splice::{apply, Splice};
@@ -37,6 +39,9 @@ pub(crate) struct Across<'a> {
 
 /// An identifier's occurrences in every file: (file, range, replacement group).
 type Occurrences = Vec<(usize, Range<usize>, Option<usize>)>;
+
+/// For each language and replacement group, the group's spellings with their counts.
+type Groups<'w> = BTreeMap<(&'static str, usize), Vec<(usize, &'w [u8])>>;
 
 impl Across<'_> {
     fn jobs(&self) -> usize {
@@ -203,17 +208,80 @@ impl Across<'_> {
     /// candidate is accepted and the sequence made again from the new tree, going on at the
     /// same position. Returns the new tree and the number of candidates accepted.
     pub(crate) fn replace_ids(&self, files: &Files) -> (Files, u64) {
+        self.sequence(files, "replace-ids", |f| self.replace_candidates(f))
+    }
+
+    /// `params` across files: for each function name whose definitions, declarations or calls
+    /// are in several files, and each parameter position (last first), the parameter removed
+    /// from every function of that name and the argument from every call, in every file at
+    /// once. A sequence, as [`Across::replace_ids`].
+    pub(crate) fn params(&self, files: &Files) -> (Files, u64) {
+        self.sequence(files, "params", |f| self.params_candidates(f))
+    }
+
+    /// The candidates of [`Across::params`] on `files`, in order.
+    fn params_candidates(&self, files: &Files) -> Vec<Vec<FileSplice>> {
+        let facts = self.facts(files);
+        // Each name's functions (`true`) and calls, in every file, names in order of first
+        // occurrence.
+        let mut names: Vec<&[u8]> = Vec::new();
+        let mut sites: HashMap<&[u8], Vec<(usize, &ListSite, bool)>> = HashMap::new();
+        for (f, item) in facts.iter().enumerate() {
+            let Some((_, facts)) = item else { continue };
+            let all = (facts.functions.iter().map(|s| (s, true)))
+                .chain(facts.calls.iter().map(|s| (s, false)));
+            for (site, function) in all {
+                let list = sites.entry(&site.name).or_insert_with(|| {
+                    names.push(&site.name);
+                    Vec::new()
+                });
+                list.push((f, site, function));
+            }
+        }
+        let mut out = Vec::new();
+        for name in names {
+            let list = &sites[name];
+            let in_files: HashSet<usize> = list.iter().map(|(f, _, _)| *f).collect();
+            let arity = (list.iter().filter(|(_, _, function)| *function))
+                .map(|(_, s, _)| s.elems.len())
+                .max();
+            let Some(arity) = arity.filter(|_| in_files.len() > 1) else {
+                continue;
+            };
+            for i in (0..arity).rev() {
+                let mut splices: Vec<FileSplice> = list
+                    .iter()
+                    .filter(|(_, s, _)| i < s.elems.len())
+                    .map(|(f, s, _)| (*f, remove_element(&s.elems, i)))
+                    .collect();
+                splices.sort_by_key(|(f, s)| (*f, s.range.start, s.range.end));
+                splices.dedup();
+                out.push(splices);
+            }
+        }
+        out
+    }
+
+    /// A sequence pass over the files: `make` gives the candidates of a tree in order; the
+    /// first interesting one is accepted, the sequence is made again from the new tree and
+    /// goes on at the same position. Returns the new tree and the candidates accepted.
+    fn sequence(
+        &self,
+        files: &Files,
+        name: &str,
+        make: impl Fn(&Files) -> Vec<Vec<FileSplice>>,
+    ) -> (Files, u64) {
         let mut files = files.clone();
         let mut pos = 0;
         let mut accepted = 0;
         self.judge.with_lookahead(self.jobs(), || {
             while !self.judge.is_cancelled() {
-                let candidates = self.replace_candidates(&files);
+                let candidates = make(&files);
                 if pos >= candidates.len() {
                     break;
                 }
                 self.judge.set_phase(&format!(
-                    "replace-ids (across files): {pos} of {} candidates",
+                    "{name} (across files): {pos} of {} candidates",
                     candidates.len()
                 ));
                 let current = files.encode();
@@ -244,7 +312,7 @@ impl Across<'_> {
         let facts = self.facts(files);
         let words = Self::spellings(files, &facts, |l| l);
         // Per language and group: the spellings, most frequent first (over all files).
-        let mut by_group: BTreeMap<(&str, usize), Vec<(usize, &[u8])>> = BTreeMap::new();
+        let mut by_group: Groups = BTreeMap::new();
         for ((lang, w), occ) in &words {
             let groups: HashSet<usize> = occ.iter().filter_map(|(_, _, g)| *g).collect();
             for g in groups {
@@ -374,7 +442,7 @@ mod tests {
             let name = |p: &str| {
                 let t = text(f, p);
                 let at = t.find('(').unwrap();
-                t[..at].split(' ').last().unwrap().to_string()
+                t[..at].split(' ').next_back().unwrap().to_string()
             };
             let call = text(f, "b.c");
             name("a.h") == name("a.c")
@@ -397,6 +465,45 @@ mod tests {
         assert_eq!(
             text(&out, "b.c"),
             "#include \"a.h\"\nint main(void) { return a(1); }\n"
+        );
+    }
+
+    #[test]
+    fn a_parameter_goes_from_the_prototype_the_definition_and_every_call() {
+        let files = tree(&[
+            ("a.h", "int f(int x, int unused);\n"),
+            (
+                "a.c",
+                "#include \"a.h\"\nint f(int x, int unused) { return x; }\n",
+            ),
+            (
+                "b.c",
+                "#include \"a.h\"\nint g(void) { return f(1, 2) + f(3, 4); }\n",
+            ),
+        ]);
+        // Interesting while all of them agree on the number of parameters and `x` stays.
+        let j = judge(|f| {
+            let commas = |p: &str| text(f, p).matches(',').count();
+            text(f, "a.c").contains("(int x")
+                && commas("a.h") == commas("a.c")
+                && commas("b.c") == 2 * commas("a.h")
+        });
+        let across = Across {
+            judge: &j,
+            ddmin: DdminOptions::default(),
+            lang: &lang,
+            allowed: &|_, _| 0,
+        };
+        let (out, accepted) = across.params(&files);
+        assert_eq!(accepted, 1);
+        assert_eq!(text(&out, "a.h"), "int f(int x);\n");
+        assert_eq!(
+            text(&out, "a.c"),
+            "#include \"a.h\"\nint f(int x) { return x; }\n"
+        );
+        assert_eq!(
+            text(&out, "b.c"),
+            "#include \"a.h\"\nint g(void) { return f(1) + f(3); }\n"
         );
     }
 
