@@ -1,7 +1,8 @@
 //! A directory as the input (or several files as one directory): real multi-file failures
-//! (a link-time type mismatch between a header and two C sources under gcc -flto, a private
-//! function called across the module files of a rustc crate) reduced with files deleted whole
-//! and names renamed across files; what the oracle sees; Ctrl-C and `--resume`; every bad
+//! (a crash of the H8/300 gcc on a project of a header and two sources, a link-time type
+//! mismatch between a header and two C sources under gcc -flto, a private function called
+//! across the module files of a rustc crate) reduced with files deleted whole and names
+//! renamed across files; what the oracle sees; Ctrl-C and `--resume`; every bad
 //! input's error. The input directory is compared byte for byte, modes and times included,
 //! before and after every run.
 
@@ -225,8 +226,32 @@ fn rustc_private_function_across_module_files() {
         r#"rustc --edition 2021 --crate-type lib --emit=metadata --out-dir "$TMPDIR" lib.rs 2>&1 | grep -q E0603"#,
     );
     let before = snapshot(&d.join("crate"));
-    d.run(&["--test", "oracle.sh", "crate"]).expect_code(0);
+    let run = d.run(&["--test", "oracle.sh", "crate"]);
+    run.expect_code(0);
     assert_eq!(snapshot(&d.join("crate")), before);
+    // Progress and summary count the bytes of the files (1025 in all), not of their encoding.
+    let lines: Vec<&str> = run.stderr.lines().collect();
+    let sizes: Vec<(usize, usize)> = (lines.iter())
+        .filter_map(|l| {
+            let (size, rest) = l
+                .split_once(" bytes (")?
+                .0
+                .rsplit_once(": ")?
+                .1
+                .split_once(" / ")?;
+            Some((size.parse().ok()?, rest.parse().ok()?))
+        })
+        .collect();
+    assert!(sizes.len() > 3, "{}", run.stderr);
+    assert!(
+        sizes.iter().all(|&(now, all)| all == 1025 && now <= all),
+        "{sizes:?}"
+    );
+    assert!(
+        lines.last().unwrap().starts_with("treedd: 1025 -> "),
+        "{}",
+        run.stderr
+    );
     let out = d.join("crate.reduced");
     // report.rs deleted whole (and its `mod`), `normalize_identifier` renamed in both files.
     expect![[r#"
@@ -244,6 +269,116 @@ fn rustc_private_function_across_module_files() {
     .assert_eq(&listing(&out));
     assert!(is_interesting(&oracle, "crate", &out));
     nothing_left(&d, &["crate", "crate.reduced", "oracle.sh"]);
+}
+
+/// A table module (a header and its source), a checksum source that calls it, a main and a
+/// Makefile. The H8/300 cross compiler (GCC 3.4.6, Debian's gcc-h8300-hms) crashes in
+/// `byte_reg` on checksum.c; the host gcc must still build all the sources into a library
+/// with every symbol defined, which takes table.c with the header.
+const ICE_PROJECT: [(&str, &str); 5] = [
+    (
+        "table.h",
+        "#ifndef TABLE_H\n#define TABLE_H\ntypedef signed char int8_t;\ntypedef int int16_t;\ntypedef long int32_t;\ntypedef long long int64_t;\n/* The current key, defined in checksum.c. */\nextern int8_t current_key;\nint8_t *table_lookup(int8_t **table, int32_t index, int64_t key);\nint16_t table_size(void);\nint32_t checksum(void);\n#endif\n",
+    ),
+    (
+        "checksum.c",
+        "#include \"table.h\"\nint8_t current_key = 3;\nint32_t checksum(void)\n{\n    int32_t sum = table_size();\n    table_lookup(0, current_key, current_key);\n    return sum;\n}\n",
+    ),
+    (
+        "table.c",
+        "#include \"table.h\"\nstatic int8_t *slots[4];\nint8_t *table_lookup(int8_t **table, int32_t index, int64_t key)\n{\n    if (!table)\n        table = slots;\n    return table[(index + key) & 3];\n}\nint16_t table_size(void)\n{\n    return 4;\n}\n",
+    ),
+    (
+        "main.c",
+        "#include \"table.h\"\nint main(void)\n{\n    return checksum() != 4;\n}\n",
+    ),
+    (
+        "Makefile",
+        "all:\n\th8300-hms-gcc -w -O1 -c checksum.c table.c main.c\n",
+    ),
+];
+
+#[test]
+fn gcc_internal_compiler_error_that_needs_a_header_and_two_sources() {
+    let installed = Command::new("sh")
+        .args(["-c", "command -v h8300-hms-gcc"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !installed {
+        eprintln!("SKIPPED: h8300-hms-gcc is not installed (apt-get install gcc-h8300-hms)");
+        return;
+    }
+    let d = Dir::new();
+    let proj = d.join("proj");
+    write_all(&proj, &ICE_PROJECT);
+    let oracle = d.script(
+        "oracle.sh",
+        r#"gcc -std=gnu99 -fPIC -shared -Wl,--no-undefined -Werror=implicit-function-declaration \
+    -Werror=implicit-int -Werror=return-type -Werror=int-conversion \
+    -Werror=incompatible-pointer-types *.c -o "$TMPDIR/lib.so" >/dev/null 2>&1 || exit 1
+for f in *.c; do
+    h8300-hms-gcc -w -O1 -c "$f" -o "$TMPDIR/out.o" 2>&1
+done | grep -q 'internal compiler error: in byte_reg'"#,
+    );
+    let before = snapshot(&proj);
+    // The fastest preset with renaming keeps the test short.
+    let args = [
+        "--test",
+        "oracle.sh",
+        "--preset",
+        "fastest",
+        "--passes",
+        "rename",
+    ];
+    let mut all = args.to_vec();
+    all.extend(["--stats", "s.json", "proj"]);
+    d.run(&all)
+        .expect_code(0)
+        .expect_stderr("result in proj.reduced");
+    assert_eq!(snapshot(&proj), before);
+    // main.c and the Makefile deleted whole; `table_lookup` renamed `b` and `table_size` `e`
+    // in the header, their definitions in table.c and their calls in checksum.c, the types
+    // in all three.
+    let out = d.join("proj.reduced");
+    expect![[r#"
+        == checksum.c
+        #include "table.h"
+        a d = 3;
+        c j()
+        {
+            c l = e();
+            b(0, d, d);
+            return l;
+        }
+        == table.c
+        #include "table.h"
+        a *b(a **h, c i, f m)
+        {
+            return h[(i + m) & 3];
+        }
+        g e()
+        {
+            return 4;
+        }
+        == table.h
+        #ifndef k
+        typedef signed char a;
+        typedef int g;
+        typedef long c;
+        typedef long long f;
+        a *b(a **h, c, f);
+        g e();
+        #endif
+    "#]]
+    .assert_eq(&listing(&out));
+    assert!(is_interesting(&oracle, "proj", &out));
+    let stats = d.stats("s.json");
+    let files = stats["files"].as_array().unwrap();
+    for deleted in ["main.c", "Makefile"] {
+        let file = files.iter().find(|f| f["path"] == deleted).unwrap();
+        assert_eq!(file["output_bytes"], serde_json::Value::Null);
+    }
+    nothing_left(&d, &["oracle.sh", "proj", "proj.reduced", "s.json"]);
 }
 
 #[test]
@@ -564,21 +699,27 @@ fn interrupt_keeps_the_best_directory() {
             "proj.reduced.treedd-state.json",
         ],
     );
+    // --resume goes on from the directory Ctrl-C left to the result of a whole run.
+    let mut resumed = SLOW_ARGS.to_vec();
+    resumed.push("--resume");
+    d.run(&resumed)
+        .expect_code(0)
+        .expect_stderr("resuming from proj.reduced");
+    assert_eq!(listing(&out), SLOW_RESULT);
+    assert_eq!(snapshot(&d.join("proj")), before);
+    nothing_left(&d, &["oracle.sh", "proj", "proj.reduced"]);
 }
+
+/// What a whole reduction of [`slow_case`] gives: c.txt deleted whole, the two others by
+/// lines and characters.
+const SLOW_RESULT: &str = "== a.txt\n3\n== b.txt\n21\n";
 
 #[test]
 fn resume_after_sigkill_gives_the_uninterrupted_result() {
     let (whole, _) = slow_case();
     whole.run(&SLOW_ARGS).expect_code(0);
     let want = listing(&whole.join("proj.reduced"));
-    // c.txt deleted whole, the two others by lines and characters.
-    expect![[r#"
-        == a.txt
-        3
-        == b.txt
-        21
-    "#]]
-    .assert_eq(&want);
+    assert_eq!(want, SLOW_RESULT);
 
     let (d, _) = slow_case();
     let mut child = d
