@@ -3,13 +3,12 @@
 //! [`Files`] (the one candidate every run gets a private copy of, see `treedd_proc::Files`),
 //! with every check made before the first oracle run: no empty directory, no symbolic link
 //! that leads out of it, no special file. The output is a directory too, written by
-//! [`write::write_tree`]; `plan` derives the settings and rejects the conflicts of a
-//! directory input.
+//! [`write::write_tree`]; `crate::plan` derives the settings and rejects the conflicts of
+//! a directory input.
 //!
 //! **Invariant:** nothing under the input is ever opened for writing, created, renamed or
 //! removed; the output may be neither the input nor inside it, nor hold it.
 
-mod plan;
 pub(crate) mod write;
 
 use std::ffi::{OsStr, OsString};
@@ -23,8 +22,6 @@ use treedd_tree::Lang;
 
 use crate::exit::{self, Fatal};
 use crate::flags::Args;
-
-pub(crate) use plan::plan;
 
 /// A directory input, or several input files reduced as one directory.
 #[derive(Clone, Debug)]

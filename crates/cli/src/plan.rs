@@ -1,5 +1,8 @@
 //! The settings derived from the flags (`Plan`), with every conflict rejected before any
-//! file is touched; the default output name; `--grammar DIR` loading.
+//! file is touched; the default output name; `--grammar DIR` loading. A directory input's
+//! settings are in `dir_input`.
+
+mod dir_input;
 
 use std::ffi::OsStr;
 use std::fs;
@@ -36,7 +39,7 @@ impl Plan {
             .into());
         }
         if let Some(tree) = crate::dir::TreeInput::from_args(args) {
-            return crate::dir::plan(args, tree);
+            return dir_input::plan(args, tree);
         }
         // A run-time grammar is loaded (and maybe compiled) after every conflict check.
         let lang = match (&args.grammar, &args.language) {

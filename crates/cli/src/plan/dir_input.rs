@@ -5,10 +5,10 @@ use std::path::{Path, PathBuf};
 
 use treedd_tree::Lang;
 
-use super::{Source, TreeInput};
+use super::{preset_defaults, Plan};
+use crate::dir::{Source, TreeInput};
 use crate::exit::{self, Fatal};
 use crate::flags::{Algorithm, Args, Hoist, Preset, Unit};
-use crate::plan::{preset_defaults, Plan};
 
 /// The [`Plan`] of a directory input: the files' languages come from their extensions, so
 /// `--language`, `--grammar` and the debug options of one file's tree conflict; the output
