@@ -24,7 +24,7 @@ fn missing_input() {
             treedd: error: cannot read input nope.txt: No such file or directory (os error 2)
         "#]],
         );
-    // A missing input, or a directory, is reported as such even when its name has no
+    // A missing input, or an empty directory, is reported as such even when its name has no
     // extension treedd knows, not as a language it cannot tell.
     d.run(&["--test", "ok.sh", "nope.zzz"])
         .expect_code(3)
@@ -38,7 +38,7 @@ fn missing_input() {
     d.run(&["--test", "ok.sh", "somedir"])
         .expect_code(3)
         .expect_message(&d, &expect![[r#"
-            treedd: error: cannot read input somedir: it is a directory; treedd needs a regular file (copy the input to one)
+            treedd: error: cannot read input somedir: it holds no files; give a directory with the files to reduce
         "#]]);
 }
 
@@ -49,7 +49,7 @@ fn unreadable_input() {
     d.run(&["--test", "ok.sh", "dir.txt"])
         .expect_code(3)
         .expect_message(&d, &expect![[r#"
-            treedd: error: cannot read input dir.txt: it is a directory; treedd needs a regular file (copy the input to one)
+            treedd: error: cannot read input dir.txt: it holds no files; give a directory with the files to reduce
         "#]]);
 }
 
@@ -242,6 +242,7 @@ fn usage_errors_are_clap_errors() {
               --test <ORACLE>
 
             Usage: treedd --test ORACLE [OPTIONS] INPUT
+                   treedd --test ORACLE [OPTIONS] DIR | FILE FILE...
                    treedd --dump-tree|--print-tree-stats [--language LANG] INPUT
 
             For more information, try '--help'.

@@ -26,6 +26,9 @@ mod passes;
 // Unattended runs: default timeout, no orphans after SIGKILL, --resume, flaky oracles,
 // checks before the first oracle run, huge oracle output.
 mod reliability;
+// A directory (or several files) as the input: gcc and rustc failures across files, what the
+// oracle sees, bad inputs, Ctrl-C and --resume.
+mod dirs;
 // Every --jobs from 1 to 8 gives the same output on every fixture.
 mod jobs;
 // --launcher srun on a real single-node Slurm.

@@ -19,6 +19,11 @@ THE ORACLE:
 
   treedd --test ./crash.sh crash.c      # the result is written to crash.reduced.c
 
+  A directory INPUT (or several INPUT files, put side by side in one directory named after
+  the first one) is reduced as a whole: each run gets a private copy of the tree under the
+  directory's name, runs inside it (the working directory) with its absolute path as \"$1\",
+  and the result is the directory DIR.reduced.
+
 EXIT STATUS:
   0 done, 1 other error, 2 usage, 3 input missing, unreadable or not a regular file,
   4 oracle missing or not executable, 5 original not interesting, 6 unknown language,
@@ -32,12 +37,16 @@ EXIT STATUS:
     version,
     about = ABOUT,
     after_help = ORACLE_HELP,
-    override_usage = "treedd --test ORACLE [OPTIONS] INPUT\n       treedd --dump-tree|--print-tree-stats [--language LANG] INPUT"
+    override_usage = "treedd --test ORACLE [OPTIONS] INPUT\n       treedd --test ORACLE [OPTIONS] DIR | FILE FILE...\n       treedd --dump-tree|--print-tree-stats [--language LANG] INPUT"
 )]
 pub struct Args {
-    /// The file to reduce (never modified)
+    /// The file or directory to reduce (never modified)
     #[arg(value_name = "INPUT")]
     pub input: PathBuf,
+
+    /// More files, reduced together with INPUT as one directory of them all
+    #[arg(value_name = "FILE")]
+    pub more: Vec<PathBuf>,
 
     /// Interestingness test, run as `ORACLE CANDIDATE`; exit 0 = interesting
     #[arg(
@@ -93,7 +102,8 @@ pub struct Args {
     #[arg(long, help_heading = "OUTPUT")]
     pub resume: bool,
 
-    /// Where the best result so far is kept [default: INPUT with .reduced before the extension]
+    /// Where the best result so far is kept [default: INPUT with .reduced before the
+    /// extension; DIR.reduced for a directory]
     #[arg(short = 'o', long, value_name = "FILE", help_heading = "OUTPUT")]
     pub output: Option<PathBuf>,
 

@@ -3,6 +3,7 @@
 //! `treedd-tree`.
 
 mod checks;
+mod dir;
 mod exit;
 mod flags;
 mod format;
@@ -73,11 +74,17 @@ fn run() -> anyhow::Result<u8> {
     };
     let plan = Plan::from_args(&args)?;
     // Everything that can fail is checked before the first oracle run.
-    let input = checks::read_input(&args.input)?;
+    let input = match &plan.tree {
+        Some(tree) => tree.read()?.encode(),
+        None => checks::read_input(&args.input)?,
+    };
     if args.dump_tree || args.print_tree_stats {
         return print_tree(&args, plan.lang, &input);
     }
-    checks::check_writable(&plan.output, "output")?;
+    match &plan.tree {
+        Some(_) => dir::write::check_output(&plan.output)?,
+        None => checks::check_writable(&plan.output, "output")?,
+    }
     if let Some(stats) = &args.stats {
         checks::check_writable(stats, "stats")?;
     }
@@ -91,7 +98,7 @@ fn run() -> anyhow::Result<u8> {
     // nothing reads the environment meanwhile; /proc/PID/environ shows the environment treedd
     // was started with, so the watchdog's scan does not take treedd itself for an oracle.
     std::env::set_var(treedd_proc::MARKER_VAR, watchdog.marker());
-    let oracle = build_oracle(&args, scratch.path(), watchdog)?;
+    let oracle = build_oracle(&args, &plan, scratch.path(), watchdog)?;
     let code = Reduction::new(args, plan, input, oracle).run();
     // Removed here on every way out but `exit`; the watchdog, or the next run, removes it then.
     drop(scratch);
@@ -100,10 +107,15 @@ fn run() -> anyhow::Result<u8> {
 
 fn build_oracle(
     args: &Args,
+    plan: &Plan,
     scratch: &Path,
     watchdog: Arc<Watchdog>,
 ) -> anyhow::Result<Arc<CommandOracle>> {
-    let file_name = args.input.file_name().unwrap_or(OsStr::new("input"));
+    // A directory input: the tree goes into the runs under the directory's name.
+    let file_name = match &plan.tree {
+        Some(tree) => tree.name.as_os_str(),
+        None => args.input.file_name().unwrap_or(OsStr::new("input")),
+    };
     // clap requires --test unless a debug option that exits early is given.
     let program = args.test.as_deref().unwrap_or(Path::new(""));
     let timeout = match args.timeout {
@@ -113,6 +125,7 @@ fn build_oracle(
     };
     let oracle = CommandOracleBuilder::new(program)
         .file_name(file_name)
+        .tree(plan.tree.is_some())
         .timeout(timeout)
         .temp_root(scratch)
         .watchdog(watchdog)

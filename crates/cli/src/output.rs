@@ -40,6 +40,9 @@ struct Shared {
     write: WriteFn,
     /// [`MIN_INTERVAL`], or another in tests.
     interval: Duration,
+    /// The size of a candidate as the progress display shows it (its length; for a tree of
+    /// files, the sum of theirs).
+    measure: fn(&[u8]) -> usize,
     state: Mutex<State>,
     /// Signalled when there is something to write, when a write ends, and at the end.
     changed: Condvar,
@@ -48,6 +51,8 @@ struct Shared {
 struct State {
     /// Size of the smallest candidate offered (written, being written or waiting).
     offered_len: usize,
+    /// Its size as measured (`Shared::measure`).
+    found: usize,
     /// What the output file holds: what this writer last wrote there (none while held).
     written: Option<Vec<u8>>,
     /// The newest improvement not yet being written.
@@ -131,6 +136,21 @@ impl BestWriter {
         )
     }
 
+    /// [`BestWriter::create`] for a directory input: `initial` and the improvements are
+    /// trees of files, each written as a whole directory (`crate::dir::write::write_tree`).
+    pub fn create_tree(path: &Path, initial: &[u8]) -> io::Result<BestWriter> {
+        crate::dir::write::write_tree(path, initial)?;
+        BestWriter::measured(
+            path,
+            initial,
+            None,
+            Box::new(|path, bytes, _| crate::dir::write::write_tree(path, bytes)),
+            MIN_INTERVAL,
+            false,
+            |bytes| crate::dir::bytes(bytes, true),
+        )
+    }
+
     /// A writer that writes nothing, not even `initial`, until [`BestWriter::release`]:
     /// improvements are kept meanwhile (the newest smallest one). For a reduction that starts
     /// before the original input is known to be interesting; dropped while held, it leaves
@@ -158,13 +178,27 @@ impl BestWriter {
         interval: Duration,
         held: bool,
     ) -> io::Result<BestWriter> {
+        BestWriter::measured(path, initial, mode, write, interval, held, <[u8]>::len)
+    }
+
+    fn measured(
+        path: &Path,
+        initial: &[u8],
+        mode: Option<fs::Permissions>,
+        write: WriteFn,
+        interval: Duration,
+        held: bool,
+        measure: fn(&[u8]) -> usize,
+    ) -> io::Result<BestWriter> {
         let shared = Arc::new(Shared {
             path: path.to_path_buf(),
             mode,
             write,
             interval,
+            measure,
             state: Mutex::new(State {
                 offered_len: initial.len(),
+                found: measure(initial),
                 pending: None,
                 writing: false,
                 flushing: 0,
@@ -195,6 +229,7 @@ impl BestWriter {
             return;
         }
         state.offered_len = candidate.len();
+        state.found = (self.shared.measure)(candidate);
         state.pending = Some(candidate.to_vec());
         self.shared.changed.notify_all();
     }
@@ -208,7 +243,7 @@ impl BestWriter {
     /// Size of the smallest candidate offered: the best found so far, on disk within
     /// [`MIN_INTERVAL`] (what the progress display shows).
     pub fn found_len(&self) -> usize {
-        self.shared.lock().offered_len
+        self.shared.lock().found
     }
 
     /// Start writing (a [`BestWriter::held`] writer): the newest improvement offered so far,
@@ -253,12 +288,14 @@ impl BestWriter {
         }
         // (A file someone removed or changed meanwhile is written again.)
         let holds = state.written.as_deref() == Some(result)
-            && fs::metadata(&self.shared.path).is_ok_and(|m| m.len() == result.len() as u64);
+            && fs::metadata(&self.shared.path)
+                .is_ok_and(|m| m.is_dir() || m.len() == result.len() as u64);
         if !holds {
             (self.shared.write)(&self.shared.path, result, self.shared.mode.as_ref())?;
             state.written = Some(result.to_vec());
         }
         state.offered_len = result.len();
+        state.found = (self.shared.measure)(result);
         Ok(())
     }
 }
@@ -479,5 +516,28 @@ mod tests {
         fs::remove_file(&out).unwrap();
         w.finish(b"01234").unwrap();
         assert_eq!(fs::read(&out).unwrap(), b"01234");
+    }
+
+    #[test]
+    fn a_tree_of_files_is_measured_by_its_files_bytes() {
+        use treedd_proc::{FileEntry, Files};
+        let t = tempfile::tempdir().unwrap();
+        let out = t.path().join("proj.reduced");
+        let tree = |files: &[(&str, &str)]| {
+            let entries = (files.iter())
+                .map(|(p, text)| FileEntry::file(*p, 0o644, text.as_bytes().to_vec()))
+                .collect();
+            Files::new(entries).unwrap().encode()
+        };
+        let start = tree(&[("a.c", "int a;\n"), ("sub/b.h", "int b;\n")]);
+        let w = BestWriter::create_tree(&out, &start).unwrap();
+        // What the display shows: the bytes of the files, not of their encoding.
+        assert!(start.len() > 14);
+        assert_eq!(w.found_len(), 14);
+        w.offer(&tree(&[("a.c", "int a;\n")]));
+        assert_eq!(w.found_len(), 7);
+        w.flush();
+        assert_eq!(fs::read(out.join("a.c")).unwrap(), b"int a;\n");
+        assert!(!out.join("sub").exists());
     }
 }

@@ -1,5 +1,8 @@
 //! The settings derived from the flags (`Plan`), with every conflict rejected before any
-//! file is touched; the default output name; `--grammar DIR` loading.
+//! file is touched; the default output name; `--grammar DIR` loading. A directory input's
+//! settings are in `dir_input`.
+
+mod dir_input;
 
 use std::ffi::OsStr;
 use std::fs;
@@ -17,13 +20,17 @@ pub(crate) struct Plan {
     pub(crate) algorithm: Algorithm,
     pub(crate) hoist: Hoist,
     pub(crate) preset: Preset,
-    /// Set when text reduction runs (text language or `--algorithm ddmin`).
+    /// Set when text reduction runs (text language or `--algorithm ddmin`; for a directory,
+    /// the unit of its files without a grammar).
     pub(crate) unit: Option<Unit>,
     /// HDDr's work order (`--order` or the preset's).
     pub(crate) order: TraversalOrder,
     /// The list minimizer (`--list-minimizer` or the preset's).
     pub(crate) minimizer: Minimizer,
     pub(crate) output: PathBuf,
+    /// A directory input (or several files): see `crate::dir`. `lang` is then `Text` and
+    /// means nothing (each file has its own).
+    pub(crate) tree: Option<crate::dir::TreeInput>,
 }
 
 impl Plan {
@@ -34,6 +41,9 @@ impl Plan {
                 "--grammar and --language both choose the language; give one".to_string(),
             )
             .into());
+        }
+        if let Some(tree) = crate::dir::TreeInput::from_args(args) {
+            return dir_input::plan(args, tree);
         }
         // A run-time grammar is loaded (and maybe compiled) after every conflict check.
         let lang = match (&args.grammar, &args.language) {
@@ -202,6 +212,7 @@ impl Plan {
             order,
             minimizer,
             output,
+            tree: None,
         })
     }
 }
@@ -223,7 +234,7 @@ fn load_grammar(dir: &Path) -> anyhow::Result<Lang> {
 
 /// The tree configuration a preset stands for (chosen by the reduction crate from its
 /// measurements), as CLI values.
-fn preset_defaults(preset: Preset) -> (Algorithm, Hoist) {
+pub(crate) fn preset_defaults(preset: Preset) -> (Algorithm, Hoist) {
     let config = TreeConfig::preset(preset.name()).unwrap_or_default();
     let algorithm = match config.base {
         Base::Hdd => Algorithm::Hdd,

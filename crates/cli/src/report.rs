@@ -90,6 +90,9 @@ pub struct StatsReport {
     /// Non-whitespace characters, the papers' size measure.
     pub input_chars: usize,
     pub output_chars: usize,
+    /// A directory input: each file's language and sizes (the totals above are their sums).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub files: Option<Vec<FileStats>>,
     /// ERROR and MISSING nodes in the input's parse (tree languages).
     pub input_syntax_errors: Option<usize>,
     pub wall_seconds: f64,
@@ -106,6 +109,19 @@ pub struct StatsReport {
     pub format: Option<crate::format::Report>,
     /// (oracle runs, seconds, size in non-whitespace characters) at every improvement.
     pub trace: Vec<crate::trace::TracePoint>,
+}
+
+/// One file of a directory input in `--stats`; the output sizes are `null` for a file the
+/// reduction deleted.
+#[derive(Debug, Serialize)]
+pub struct FileStats {
+    /// Relative to the directory.
+    pub path: String,
+    pub language: &'static str,
+    pub input_bytes: usize,
+    pub output_bytes: Option<usize>,
+    pub input_chars: usize,
+    pub output_chars: Option<usize>,
 }
 
 /// ddmin's split factor in the JSON: a number, or `"max"` for nu = |c|.

@@ -4,12 +4,14 @@
 //! The state file is `<OUTPUT>.treedd-state.json`, next to the output. It is written (atomically)
 //! just before the output is first written, and removed when the reduction finishes, so it
 //! exists exactly while a reduction is unfinished. It records the input (path and SHA3-256,
-//! so a changed input is noticed), the options that shape the result, and the effective
+//! so a changed input is noticed; for a directory input also every file's, so the message
+//! names the files that changed), the options that shape the result, and the effective
 //! per-run timeout (a derived default is reused rather than derived again from a smaller
 //! file). `--resume` checks them against the command line, checks that the output is still
 //! interesting, and reduces from it: every algorithm runs to its fixed point, so the result is
 //! as small as an uninterrupted run's.
 
+use std::collections::BTreeMap;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -31,6 +33,9 @@ pub struct State {
     pub settings: serde_json::Value,
     /// The per-run timeout in effect, `None` = none.
     pub timeout_seconds: Option<f64>,
+    /// A directory input: each file's path (relative to the directory) and SHA3-256.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub files: Option<BTreeMap<String, String>>,
 }
 
 impl State {
@@ -49,7 +54,14 @@ impl State {
             input_sha3: sha3_hex(bytes),
             settings,
             timeout_seconds: timeout,
+            files: None,
         }
+    }
+
+    /// The state of a directory input: `files` are its files (path, bytes).
+    pub fn with_files<'a>(mut self, files: impl IntoIterator<Item = (String, &'a [u8])>) -> State {
+        self.files = Some(files.into_iter().map(|(p, b)| (p, sha3_hex(b))).collect());
+        self
     }
 
     /// Why this state cannot be resumed by a run with `other`'s input and settings, if it
@@ -65,7 +77,25 @@ impl State {
         if self.input != other.input {
             diffs.push(format!("input {} vs {}", self.input, other.input));
         } else if self.input_sha3 != other.input_sha3 {
-            diffs.push(format!("the input {} has changed since", self.input));
+            let changed = match (&self.files, &other.files) {
+                (Some(a), Some(b)) => {
+                    let names: Vec<&str> = a
+                        .keys()
+                        .chain(b.keys().filter(|k| !a.contains_key(*k)))
+                        .filter(|k| a.get(*k) != b.get(*k))
+                        .map(String::as_str)
+                        .collect();
+                    match names.is_empty() {
+                        true => String::new(),
+                        false => format!(" ({})", names.join(", ")),
+                    }
+                }
+                _ => String::new(),
+            };
+            diffs.push(format!(
+                "the input {} has changed since{changed}",
+                self.input
+            ));
         }
         if let (Some(a), Some(b)) = (self.settings.as_object(), other.settings.as_object()) {
             for (key, was) in a {

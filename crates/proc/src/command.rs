@@ -3,7 +3,10 @@
 //! [`CommandOracle`] runs `PROGRAM <candidate-path>` directly (no shell), with the working
 //! directory set to a private temporary directory that holds only the candidate, under the
 //! input's original file name (made once per run in flight and emptied after each run, see
-//! `rundir`). Exit status 0 means "still interesting".
+//! `rundir`). Exit status 0 means "still interesting". For a directory input
+//! ([`CommandOracleBuilder::tree`]) the candidate is a tree of files, made under the input
+//! directory's name in the run's directory; the oracle runs inside it, with its path as the
+//! argument.
 //!
 //! **Invariant**: every child runs in its own process group, registered in the oracle's table
 //! of running groups from just after spawn until just before it is reaped. A group is only ever
@@ -60,6 +63,7 @@ pub struct CommandOracleBuilder {
     temp_root: Option<PathBuf>,
     watchdog: Option<Arc<Watchdog>>,
     launcher: Vec<OsString>,
+    tree: bool,
 }
 
 impl CommandOracleBuilder {
@@ -73,6 +77,7 @@ impl CommandOracleBuilder {
             temp_root: None,
             watchdog: None,
             launcher: Vec::new(),
+            tree: false,
         }
     }
 
@@ -89,6 +94,15 @@ impl CommandOracleBuilder {
     /// The file name the candidate gets in its temporary directory (the input's file name).
     pub fn file_name(&mut self, name: impl Into<OsString>) -> &mut CommandOracleBuilder {
         self.file_name = name.into();
+        self
+    }
+
+    /// The candidates are trees of files (encoded [`crate::Files`]), a directory input: each
+    /// run gets the tree under [`CommandOracleBuilder::file_name`] (the input directory's
+    /// name) in its private directory, and runs with the tree as its working directory and
+    /// the tree's absolute path as its argument.
+    pub fn tree(&mut self, tree: bool) -> &mut CommandOracleBuilder {
+        self.tree = tree;
         self
     }
 
@@ -142,7 +156,7 @@ impl CommandOracleBuilder {
             program,
             timeout: Mutex::new(self.timeout),
             timeout_pending: AtomicBool::new(false),
-            dirs: RunDirs::new(temp_root, self.file_name.clone()),
+            dirs: RunDirs::new(temp_root, self.file_name.clone(), self.tree),
             watchdog: self.watchdog.clone(),
             marker_inherited: self
                 .watchdog
@@ -305,7 +319,7 @@ impl CommandOracle {
         // there goes with it, also when the run is killed (a compiler's `cc*.s` files, which
         // it removes only when it exits; C-Vise does the same since its pull request 262).
         cmd.arg(&path)
-            .current_dir(dir.path())
+            .current_dir(dir.cwd())
             .env("TMPDIR", dir.path())
             .stdin(Stdio::null())
             .stdout(Stdio::null())

@@ -8,6 +8,7 @@
 mod command;
 mod cpu;
 mod error;
+mod files;
 mod group;
 mod oracle;
 mod proc_task;
@@ -16,6 +17,7 @@ mod reaper;
 pub use command::{CommandOracle, CommandOracleBuilder, RunReport};
 pub use cpu::cpu_seconds;
 pub use error::Error;
+pub use files::{FileEntry, FileKind, Files};
 pub use oracle::{Oracle, Outcome, RunToken};
 pub use reaper::{watchdog_main, Scratch, Watchdog, MARKER_VAR};
 

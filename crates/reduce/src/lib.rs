@@ -1,13 +1,15 @@
 //! Reduction algorithms of treedd: the ddmin family (split factor, complement orders,
 //! parallel stabilized loops, GreeDDy, DDMIN*), the hierarchical algorithms (HDD, HDDr,
 //! Coarse HDD/HDDr, hoisting, HDDH, fixed points), the transformation passes, and the test
-//! engine every candidate goes through (`engine/`: judge, content cache, lookahead, driver).
+//! engine every candidate goes through (`engine/`: judge, content cache, lookahead, driver),
+//! and the reduction of several files at once (`files`).
 //! The oracle itself is `treedd_proc`'s.
 
 mod algorithm;
 mod closure;
 mod ddmin;
 mod engine;
+mod files;
 mod fixpoint;
 mod hdd;
 mod hoist;
@@ -22,6 +24,7 @@ pub use ddmin::{ComplementOrder, DdminOptions, Minimizer};
 pub use engine::{
     Cache, Confirm, Filter, Judge, JudgeOptions, MissingWorkers, OnImprovement, PassRecord, Stats,
 };
+pub use files::{reduce_files, FilesConfig};
 pub use passes::Pass;
 pub use text::{reduce_text, TextUnit};
 

@@ -1,7 +1,8 @@
 //! One reduction run, from the check of the original to the summary: the judge, the output
 //! writer, the signal handler and the algorithm with a progress ticker. The check of the
 //! original and the default timeout are in `original.rs`, the resume flow in `resuming.rs`,
-//! the `--stats` report and the summary line in `summary.rs`.
+//! the `--stats` report and the summary line in `summary.rs`, what differs for a directory
+//! input in `files.rs`.
 //!
 //! **Cancellation.** The signal thread calls `CommandOracle::cancel` (kills every running
 //! group) and `Judge::cancel` (raises the stop flag that ddmin and every tree loop read): runs
@@ -9,6 +10,7 @@
 //! place (and the state file, for `--resume`). SIGKILL skips all of this: the watchdog then
 //! kills the oracles and removes the scratch directory (`treedd_proc`'s reaper).
 
+mod files;
 mod original;
 mod resuming;
 mod summary;
@@ -33,7 +35,6 @@ use crate::flags::{Algorithm, Args, ComplementOrder, Hoist, Unit};
 use crate::output::{self, BestWriter};
 use crate::plan::Plan;
 use crate::progress::{Progress, Snapshot};
-use crate::report;
 use crate::resume;
 use crate::trace::Trace;
 
@@ -71,7 +72,7 @@ impl Reduction {
         input: Vec<u8>,
         oracle: Arc<CommandOracle>,
     ) -> Reduction {
-        let progress = Progress::new(args.quiet, input.len());
+        let progress = Progress::new(args.quiet, crate::dir::bytes(&input, plan.tree.is_some()));
         Reduction {
             args,
             plan,
@@ -93,7 +94,7 @@ impl Reduction {
 
     pub(crate) fn run(mut self) -> anyhow::Result<u8> {
         self.install_signal_handler()?;
-        let fresh = resume::State::new(&self.args.input, &self.input, self.settings(), None);
+        let fresh = self.fresh_state();
         let resumed = if self.args.resume {
             self.resume_from(&fresh)?
         } else {
@@ -140,6 +141,9 @@ impl Reduction {
         let writer = if alongside {
             // Nothing is written before the original is known to be interesting.
             BestWriter::held(&self.plan.output, &self.start, mode)
+        } else if self.plan.tree.is_some() {
+            self.save_state(&fresh)?;
+            BestWriter::create_tree(&self.plan.output, &self.start)
         } else {
             self.save_state(&fresh)?;
             BestWriter::create(&self.plan.output, &self.start, mode)
@@ -163,6 +167,7 @@ impl Reduction {
             Box::new(move |candidate: &[u8]| syntax.accepts(candidate))
         });
         let on_improvement: OnImprovement = {
+            let tree = self.plan.tree.is_some();
             let writer = Arc::clone(&writer);
             let (trace, judge) = (Arc::clone(&self.trace), Arc::clone(&self.judge));
             let extra_runs = Arc::clone(&self.extra_runs);
@@ -173,7 +178,7 @@ impl Reduction {
                 }
                 let runs = judge.get().map_or(0, |j| j.stats().oracle_runs);
                 let extra = extra_runs.load(Ordering::SeqCst);
-                trace.record(runs + extra, report::non_whitespace_chars(candidate));
+                trace.record(runs + extra, crate::dir::chars(candidate, tree));
             })
         };
         let confirm = Arc::new(Confirm::new(
@@ -252,7 +257,7 @@ impl Reduction {
             // Finished: nothing is left to resume.
             resume::remove(&self.plan.output).map_err(|e| self.output_error(e))?;
         }
-        let output = fs::read(&self.plan.output).map_err(|e| self.output_error(e))?;
+        let output = self.read_output().map_err(|e| self.output_error(e))?;
         if let Some(m) = judge.missing_workers() {
             self.progress.warn(&format!(
                 "--jobs {}: only {} workers could start ({}); the result is the same with fewer",
@@ -268,8 +273,10 @@ impl Reduction {
 
         let mut verify = None;
         if !interrupted && self.args.verify {
-            self.progress
-                .update("verifying", self.snapshot(output.len(), Some(&judge)));
+            self.progress.update(
+                "verifying",
+                self.snapshot(self.bytes(&output), Some(&judge)),
+            );
             let report = self.oracle.run_report(&output);
             self.extra_runs.fetch_add(1, Ordering::SeqCst);
             verify = Some(report);
@@ -293,7 +300,7 @@ impl Reduction {
         if interrupted {
             self.progress.say(&format!(
                 "interrupted; the best result so far ({} bytes) is in {}; continue with --resume",
-                output.len(),
+                self.bytes(&output),
                 self.plan.output.display()
             ));
             return Ok(exit::INTERRUPTED);
@@ -337,12 +344,13 @@ impl Reduction {
     /// Run the algorithm while a ticker thread refreshes the progress display.
     fn reduce_with_progress(
         &self,
-        judge: &Judge,
+        judge: &Arc<Judge>,
         tree: Option<RTree>,
         writer: &BestWriter,
     ) -> Vec<u8> {
         let done = AtomicBool::new(false);
         let fallback = match self.plan.unit {
+            Some(_) if self.plan.tree.is_some() => "whole files".to_string(),
             Some(unit) => format!("ddmin ({})", unit.name()),
             None => format!(
                 "{} (hoist {})",
@@ -460,7 +468,10 @@ impl Reduction {
         }
     }
 
-    fn reduce(&self, judge: &Judge, tree: Option<RTree>) -> Vec<u8> {
+    fn reduce(&self, judge: &Arc<Judge>, tree: Option<RTree>) -> Vec<u8> {
+        if self.plan.tree.is_some() {
+            return self.reduce_files(judge);
+        }
         let ddmin = DdminOptions {
             stop: Some(judge.stop_flag()),
             ..self.ddmin_options()
@@ -473,6 +484,11 @@ impl Reduction {
             };
             return treedd_reduce::reduce_text(&self.start, unit, judge, &ddmin);
         };
+        treedd_reduce::reduce_tree(&mut tree, judge, &self.tree_config(ddmin))
+    }
+
+    /// The tree algorithms' configuration of the flags, with `ddmin`'s options.
+    fn tree_config(&self, ddmin: DdminOptions) -> TreeConfig {
         let base = match self.plan.algorithm {
             Algorithm::Hddr => Base::Hddr,
             Algorithm::CoarseHdd => Base::CoarseHdd,
@@ -506,7 +522,7 @@ impl Reduction {
             // The preset's alternative strategies go with its own configuration only.
             config.alternatives.clear();
         }
-        treedd_reduce::reduce_tree(&mut tree, judge, &config)
+        config
     }
 
     /// SIGINT/SIGTERM: the first one cancels the running oracles (the reduction then unwinds

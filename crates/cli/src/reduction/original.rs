@@ -46,7 +46,9 @@ impl Reduction {
     /// and a check that fails stops the reduction and reports as it does without the bet.
     /// Checking first would leave one worker idle for the length of an interesting run.
     pub(super) fn check_alongside(&self) -> bool {
-        self.args.jobs > 1
+        // A directory's files each get a judge of their own (nested), which the permit of the
+        // check would not reach: a directory is checked first.
+        self.args.jobs > 1 && self.plan.tree.is_none()
     }
 
     /// The check of [`Reduction::check_alongside`], on its own thread while the reduction
@@ -99,7 +101,7 @@ impl Reduction {
             };
             if show {
                 self.progress
-                    .update(&phase, self.snapshot(self.input.len(), None));
+                    .update(&phase, self.snapshot(self.bytes(&self.input), None));
             }
             let report = self.oracle.run_report(&self.input);
             self.extra_runs.fetch_add(1, Ordering::SeqCst);
@@ -193,9 +195,25 @@ impl Reduction {
     /// A shell command that runs the oracle on the input as treedd does (through the
     /// launcher, in a directory under `--workdir`, if given).
     fn recipe(&self) -> String {
+        if let Some(tree) = &self.plan.tree {
+            return self.tree_recipe(tree);
+        }
         let input =
             std::path::absolute(&self.args.input).unwrap_or_else(|_| self.args.input.clone());
         let name = self.args.input.file_name().unwrap_or(OsStr::new("input"));
+        let (mktemp, command) = self.recipe_parts();
+        format!(
+            "d=$({mktemp}) && cp {} \"$d\"/{} && (cd \"$d\" && {} \"$d\"/{}); echo \"exit status $?\"",
+            shell_quote(input.as_os_str()),
+            shell_quote(name),
+            command,
+            shell_quote(name),
+        )
+    }
+
+    /// The recipe's `mktemp` (in `--workdir`, if given) and the oracle's command (through the
+    /// launcher, if given), quoted for the shell.
+    pub(super) fn recipe_parts(&self) -> (String, String) {
         let mktemp = match &self.args.workdir {
             Some(dir) => {
                 let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.clone());
@@ -210,18 +228,12 @@ impl Reduction {
             .map(|a| shell_quote(a))
             .chain([shell_quote(self.oracle.program().as_os_str())])
             .collect();
-        format!(
-            "d=$({mktemp}) && cp {} \"$d\"/{} && (cd \"$d\" && {} \"$d\"/{}); echo \"exit status $?\"",
-            shell_quote(input.as_os_str()),
-            shell_quote(name),
-            command.join(" "),
-            shell_quote(name),
-        )
+        (mktemp, command.join(" "))
     }
 }
 
 /// Quote for POSIX sh: bare if safe, else single quotes.
-fn shell_quote(s: &OsStr) -> String {
+pub(super) fn shell_quote(s: &OsStr) -> String {
     let s = s.to_string_lossy();
     let safe = !s.is_empty()
         && s.chars()

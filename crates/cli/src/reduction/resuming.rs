@@ -1,7 +1,6 @@
 //! `--resume`: continue an unfinished reduction from its output file, and the options a
 //! state file records (see `crate::resume` for the file itself).
 
-use std::fs;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
@@ -42,7 +41,7 @@ impl Reduction {
             )
             .into());
         }
-        let Ok(best) = fs::read(&self.plan.output) else {
+        let Ok(best) = self.read_output() else {
             self.progress.note(&format!(
                 "--resume: {out} is missing; starting from the input"
             ));
@@ -52,7 +51,7 @@ impl Reduction {
             .set_timeout(state.timeout_seconds.map(Duration::from_secs_f64));
         self.progress.update(
             "checking the output to resume",
-            self.snapshot(best.len(), None),
+            self.snapshot(self.bytes(&best), None),
         );
         let report = self.oracle.run_report(&best);
         self.extra_runs.fetch_add(1, Ordering::SeqCst);
@@ -73,8 +72,8 @@ impl Reduction {
         }
         self.progress.note(&format!(
             "resuming from {out} ({} of {} bytes)",
-            best.len(),
-            self.input.len()
+            self.bytes(&best),
+            self.bytes(&self.input)
         ));
         Ok(Some(best))
     }
@@ -85,7 +84,7 @@ impl Reduction {
         let d = self.ddmin_options();
         serde_json::json!({
             "oracle": self.oracle.program().display().to_string(),
-            "language": self.plan.lang.name(),
+            "language": self.language_name(),
             "algorithm": self.plan.algorithm.name(),
             "hoist": self.plan.hoist.name(),
             "preset": self.plan.preset.name(),

@@ -21,12 +21,13 @@ impl Reduction {
     ) -> StatsReport {
         let stats = judge.stats();
         let ddmin = self.ddmin_options();
-        let tree = self.plan.unit.is_none();
-        let input_errors = tree.then(|| self.input_errors());
+        let tree = self.uses_trees();
+        let input_errors = (self.plan.unit.is_none()).then(|| self.input_errors());
+        let dir = self.plan.tree.is_some();
         StatsReport {
-            input: self.args.input.display().to_string(),
+            input: self.input_name(),
             output: self.plan.output.display().to_string(),
-            language: self.plan.lang.name(),
+            language: self.language_name(),
             algorithm: self.plan.algorithm.name(),
             hoist: self.plan.hoist.name(),
             unit: self.plan.unit.map(Unit::name),
@@ -74,10 +75,11 @@ impl Reduction {
             syntax_fresh_parses: self.syntax.get().map_or(0, |f| f.fresh_parses()),
             syntax_incremental_parses: self.syntax.get().map_or(0, |f| f.incremental_parses()),
             timeouts: stats.timeouts,
-            input_bytes: self.input.len(),
-            output_bytes: output.len(),
-            input_chars: report::non_whitespace_chars(&self.input),
-            output_chars: report::non_whitespace_chars(output),
+            input_bytes: self.bytes(&self.input),
+            output_bytes: self.bytes(output),
+            input_chars: crate::dir::chars(&self.input, dir),
+            output_chars: crate::dir::chars(output, dir),
+            files: self.file_stats(output),
             input_syntax_errors: input_errors,
             wall_seconds: self.progress.elapsed().as_secs_f64(),
             cpu_seconds: Some(treedd_proc::cpu_seconds()),

@@ -12,12 +12,17 @@
 //! (`ln "$1" keep.c`), replaced it by a symlink, or changed its mode gets a new file, so no
 //! write ever reaches another file. A directory that cannot be emptied is removed (as far as
 //! possible) and not used again.
+//!
+//! A directory input (`RunDirs::tree`) has its candidate, a [`Files`], made afresh in the run's
+//! directory under the input directory's name for every run, and everything is removed after.
 
 use std::ffi::OsString;
 use std::fs;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+
+use crate::Files;
 
 /// A directory ready for reuse and the mode its candidate file was made with.
 struct Free {
@@ -29,6 +34,8 @@ struct Free {
 pub(super) struct RunDirs {
     root: PathBuf,
     file_name: OsString,
+    /// The candidates are trees of files ([`Files`]) made under `file_name`.
+    tree: bool,
     free: Mutex<Vec<Free>>,
 }
 
@@ -40,10 +47,11 @@ pub(super) struct RunDir<'a> {
 }
 
 impl RunDirs {
-    pub(super) fn new(root: PathBuf, file_name: OsString) -> RunDirs {
+    pub(super) fn new(root: PathBuf, file_name: OsString, tree: bool) -> RunDirs {
         RunDirs {
             root,
             file_name,
+            tree,
             free: Mutex::new(Vec::new()),
         }
     }
@@ -55,6 +63,9 @@ impl RunDirs {
 
     /// A directory holding only the candidate file, with `candidate` as its contents.
     pub(super) fn take(&self, candidate: &[u8]) -> Result<RunDir<'_>, String> {
+        if self.tree {
+            return self.take_tree(candidate);
+        }
         let reused = self.free().pop();
         if let Some(Free { dir, mode }) = reused {
             let file = dir.join(&self.file_name);
@@ -89,6 +100,37 @@ impl RunDirs {
                 Err(format!("cannot write {}: {e}", file.display()))
             }
         }
+    }
+}
+
+impl RunDirs {
+    /// A directory holding only the tree `candidate` (encoded [`Files`]) under `file_name`.
+    fn take_tree(&self, candidate: &[u8]) -> Result<RunDir<'_>, String> {
+        let files =
+            Files::decode(candidate).map_err(|e| format!("cannot decode a candidate: {e}"))?;
+        let dir = match self.free().pop() {
+            Some(free) => free.dir,
+            None => tempfile::Builder::new()
+                .prefix("treedd-")
+                .tempdir_in(&self.root)
+                .map_err(|e| {
+                    format!(
+                        "cannot make a temporary directory in {}: {e}",
+                        self.root.display()
+                    )
+                })?
+                .keep(),
+        };
+        let run = RunDir {
+            pool: self,
+            dir,
+            mode: 0,
+        };
+        let top = run.candidate();
+        fs::create_dir(&top)
+            .and_then(|()| files.write_into(&top, false))
+            .map_err(|e| format!("cannot write {}: {e}", top.display()))?;
+        Ok(run)
     }
 }
 
@@ -139,14 +181,24 @@ impl RunDir<'_> {
         self.dir.join(&self.pool.file_name)
     }
 
-    /// Remove everything but the candidate file. False if something could not be removed.
+    /// Where the oracle runs: the run's directory, or for a tree the tree itself.
+    pub(super) fn cwd(&self) -> PathBuf {
+        if self.pool.tree {
+            self.candidate()
+        } else {
+            self.dir.clone()
+        }
+    }
+
+    /// Remove everything but the candidate file (everything, for a tree). False if
+    /// something could not be removed.
     fn empty(&self) -> bool {
         let Ok(entries) = fs::read_dir(&self.dir) else {
             return false;
         };
         entries.into_iter().all(|entry| {
             let Ok(entry) = entry else { return false };
-            if entry.file_name() == self.pool.file_name {
+            if entry.file_name() == self.pool.file_name && !self.pool.tree {
                 // Checked (and replaced if need be) by the next `take`.
                 return true;
             }

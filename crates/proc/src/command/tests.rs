@@ -62,6 +62,44 @@ fn candidate_by_name_in_cwd() {
 }
 
 #[test]
+fn a_tree_is_made_afresh_for_every_run_and_the_oracle_runs_inside_it() {
+    let t = tempfile::tempdir().unwrap();
+    let program = script(
+        t.path(),
+        "oracle.sh",
+        r#"test "$1" = "$PWD" && test "$(basename "$1")" = proj && test -x run.sh \
+            && test "$(cat src/a.c)" = "int a;" && ! test -e left && touch left"#,
+    );
+    let root = t.path().join("tmp");
+    fs::create_dir_all(&root).unwrap();
+    let o = CommandOracleBuilder::new(program)
+        .file_name("proj")
+        .tree(true)
+        .temp_root(&root)
+        .build()
+        .unwrap();
+    let files = |a: &[u8]| {
+        crate::Files::new(vec![
+            crate::FileEntry::file("src/a.c", 0o644, a.to_vec()),
+            crate::FileEntry::file("run.sh", 0o755, Vec::new()),
+        ])
+        .unwrap()
+        .encode()
+    };
+    // What a run leaves in the tree is gone by the next run.
+    assert_eq!(o.run(&files(b"int a;")), Outcome::Interesting);
+    assert_eq!(o.run(&files(b"int a;")), Outcome::Interesting);
+    assert_eq!(
+        o.run(&files(b"int b;")),
+        Outcome::NotInteresting { code: Some(1) }
+    );
+    assert!(fs::read_dir(&root)
+        .unwrap()
+        .all(|d| is_empty_dir(&d.unwrap().path())));
+    assert!(matches!(o.run(b"not a tree"), Outcome::FailedToStart(_)));
+}
+
+#[test]
 fn killed_by_signal_is_not_interesting() {
     let t = tempfile::tempdir().unwrap();
     let o = oracle(t.path(), "kill -9 $$");

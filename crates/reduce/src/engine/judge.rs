@@ -75,6 +75,8 @@ pub struct Judge {
     /// What the oracle said of a call of a function declared nowhere (see
     /// [`Judge::calls_refer`]).
     calls_refer: Mutex<Option<bool>>,
+    /// The judges of parts of the candidates (the files of a directory, see `nested`).
+    parts: Mutex<nested::Parts>,
 }
 
 /// Lookahead workers that could not start: the reduction went on with `started` of `jobs`
@@ -170,6 +172,7 @@ impl Judge {
             outside_interesting: Mutex::new(Vec::new()),
             screened: Mutex::new(HashMap::new()),
             calls_refer: Mutex::new(None),
+            parts: Mutex::default(),
         }
     }
 
@@ -597,6 +600,7 @@ impl Judge {
         self.user_cancelled.store(true, Ordering::SeqCst);
         self.cancelled.store(true, Ordering::SeqCst);
         self.oracle.cancel();
+        self.cancel_part();
     }
 
     pub fn is_cancelled(&self) -> bool {
@@ -632,11 +636,11 @@ impl Judge {
         lock(&self.missing_workers).clone()
     }
 
-    /// Snapshot of the counters.
+    /// Snapshot of the counters (those of the parts judged inside this judge included).
     pub fn stats(&self) -> Stats {
         let c = &self.counters;
         let get = |a: &AtomicU64| a.load(Ordering::Relaxed);
-        Stats {
+        let own = Stats {
             tests: get(&c.tests),
             oracle_runs: get(&c.oracle_runs),
             interesting: get(&c.interesting),
@@ -651,7 +655,8 @@ impl Judge {
             assumed: get(&c.assumed),
             replays: get(&c.replays),
             busy_seconds: get(&c.busy_nanos) as f64 / 1e9,
-        }
+        };
+        nested::add(&own, &self.parts_stats())
     }
 
     /// Record what a pass or the tree phase did in one round (for `--stats`).
@@ -681,8 +686,10 @@ impl Judge {
         p.push_str(phase);
     }
 
+    /// The current phase: the part's under way (labelled), else this judge's own.
     pub fn phase(&self) -> String {
-        lock(&self.phase).clone()
+        self.part_phase()
+            .unwrap_or_else(|| lock(&self.phase).clone())
     }
 }
 
@@ -726,5 +733,6 @@ impl<F: Fn(&[u8]) -> bool + Send + Sync> Oracle for FnOracle<F> {
     }
 }
 
+mod nested;
 #[cfg(test)]
 mod tests;

@@ -251,6 +251,7 @@ impl<'a> Passes<'a> {
     }
 }
 
+mod across;
 mod ahead;
 mod facts_cache;
 mod inline;
@@ -266,6 +267,7 @@ mod subtrees;
 mod tests;
 mod tokens;
 
+pub(crate) use across::Across;
 pub(crate) use facts_cache::FactsCache;
 use facts_cache::Make;
 use splice::{apply, keeping, Splice};

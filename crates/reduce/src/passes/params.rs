@@ -9,7 +9,7 @@ use treedd_tree::{Facts, Lang};
 use super::splice::Splice;
 
 /// The splice removing element `i` of a list, with one separator next to it.
-fn remove_element(elems: &[Range<usize>], i: usize) -> Splice {
+pub(super) fn remove_element(elems: &[Range<usize>], i: usize) -> Splice {
     let range = if i + 1 < elems.len() {
         elems[i].start..elems[i + 1].start
     } else if i > 0 {

@@ -13,7 +13,7 @@ use super::splice::Splice;
 
 /// How many other spellings (besides the group's extra words) `replace-ids` tries for each
 /// identifier.
-const REPLACE_TARGETS: usize = 3;
+pub(super) const REPLACE_TARGETS: usize = 3;
 
 /// Identifier replacement: for each spelling X that occurs more than once, every occurrence
 /// but the first (usually its declaration) becomes another spelling Y of the same group:
