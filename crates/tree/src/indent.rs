@@ -59,7 +59,7 @@ mod tests {
         check("\n  x", 2, "\n    x");
         check("\n\t\tx", -1, "\n\tx");
         // Never below column zero; blank lines and text without a break unchanged.
-        check("a\n  b\n\n    c", -3, "a\nb\n\nc");
+        check("a\n  b\n\n    c", -3, "a\nb\n\n c");
         check("a b", -4, "a b");
         assert_eq!(column(b"ab\n   c", 6), 3);
         assert_eq!(column(b"abc", 2), 2);
