@@ -176,3 +176,62 @@ fn python_hoisting_re_indents_a_statement_to_its_new_column() {
         "{out}"
     );
 }
+
+/// A Rust module whose items are used before their declaration: a function keeps the struct
+/// and the function it names (`[[declarations]]`), so no candidate removes them first.
+const RUST_ITEMS: &str = r#"pub fn marker() -> u32 {
+    let w = Wrapper { inner: helper(2) };
+    w.inner * 21
+}
+
+fn helper(x: u32) -> u32 {
+    x
+}
+
+pub struct Wrapper {
+    inner: u32,
+}
+
+pub struct Unused {
+    a: u8,
+    b: u16,
+}
+
+pub fn other(u: &Unused) -> u16 {
+    u.b + u16::from(u.a)
+}
+
+pub enum Kind {
+    One,
+    Two(u32),
+}
+
+pub fn kind(k: Kind) -> u32 {
+    match k {
+        Kind::One => 1,
+        Kind::Two(n) => n,
+    }
+}
+"#;
+
+#[test]
+fn rust_items_keep_what_they_use_declared_after_them() {
+    let d = Dir::new();
+    d.write("m.rs", RUST_ITEMS);
+    let log = d.join("rejected.log");
+    d.script(
+        "oracle.sh",
+        &format!(
+            r#"out=$(rustc --edition 2021 --crate-type lib --emit=metadata -o "$TMPDIR/m.rmeta" "$1" 2>&1)
+if [ $? -ne 0 ]; then echo "$out" | grep -m1 '^error' >> '{}'; exit 1; fi
+grep -q 21 "$1""#,
+            log.display()
+        ),
+    );
+    let (out, _) = reduce(&d, "m.rs", &["--no-passes"]);
+    assert!(!out.contains("Unused") && !out.contains("Kind"), "{out}");
+    // The reference closure keeps `helper` with `marker`, which calls it before its
+    // declaration: no candidate removes it while `marker` is there. (Renaming `Wrapper` to
+    // `a` may still leave a use without its struct.)
+    assert_eq!(rejections(&d, "cannot find function"), 0, "{out}");
+}
