@@ -23,6 +23,8 @@ mod tree;
 mod languages;
 // The transformation passes and the joint fixed point, with gcc, node and javac oracles.
 mod passes;
+// Each language's data and passes on its own compiler's terms (go, rustc, python3, tsc, javac).
+mod language_data;
 // Unattended runs: default timeout, no orphans after SIGKILL, --resume, flaky oracles,
 // checks before the first oracle run, huge oracle output.
 mod reliability;

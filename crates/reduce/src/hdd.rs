@@ -277,19 +277,20 @@ fn node_all_fail<T: Tree>(
                 return;
             }
             // With the closure, what the configuration stands for; all of them: no change.
-            let kept = match &closure {
-                Some(c) => c.close(&kept),
-                None => kept,
+            let (kept, extra) = match &closure {
+                Some(c) => c.closed(&kept),
+                None => (kept, Vec::new()),
             };
             if kept.len() == nodes.len() {
                 continue;
             }
             // The tree with every node of `nodes` outside `kept` pruned.
-            let candidate = tree.unparse_pruned(&[base.scope, &nodes], &|m| {
+            let candidate = tree.unparse_pruned(&[base.scope, &nodes, &extra], &|m| {
                 base.has(m)
                     || positions
                         .get::<T>(m)
                         .is_some_and(|i| kept.binary_search(&i).is_err())
+                    || extra.contains(&m)
             });
             if !s.judge.known_or_under_way(&candidate) {
                 out.push(candidate);
@@ -395,7 +396,7 @@ fn weights_of<T: Tree>(s: &Session<T>, nodes: &[T::Node]) -> Option<Vec<u64>> {
 }
 
 /// The references among `nodes` with the session's reference closure, if it has one.
-fn closure_of<T: Tree>(s: &Session<T>, nodes: &[T::Node]) -> Option<Closure> {
+fn closure_of<T: Tree>(s: &Session<T>, nodes: &[T::Node]) -> Option<Closure<T::Node>> {
     s.closure
         .then(|| Closure::of(&*s.tree, nodes, s.closure_calls))
         .flatten()
@@ -531,18 +532,24 @@ fn prune_all<T: Tree>(s: &mut Session<T>, nodes: &[T::Node], step: Step) -> Vec<
     let tree: &T = s.tree;
     let (judge, current) = (s.judge, s.current.as_slice());
     let positions = Positions::of::<T>(nodes);
+    // With the reference closure, a configuration stands for itself and what it refers to;
+    // each closed set is run once (two configurations may close to the same set).
+    let closure = closure_of(s, nodes);
+    // The nodes outside `nodes` that go with a closed configuration.
+    let also = |kept: &[usize]| match &closure {
+        Some(c) => c.also_pruned(kept),
+        None => Vec::new(),
+    };
     let candidate = |kept: &[usize]| -> Vec<u8> {
         let mut keep = vec![false; nodes.len()];
         for &k in kept {
             keep[k] = true;
         }
-        tree.unparse_pruned(&[nodes], &|n| {
-            positions.get::<T>(n).is_some_and(|i| !keep[i])
+        let extra = also(kept);
+        tree.unparse_pruned(&[nodes, &extra], &|n| {
+            positions.get::<T>(n).is_some_and(|i| !keep[i]) || extra.contains(&n)
         })
     };
-    // With the reference closure, a configuration stands for itself and what it refers to;
-    // each closed set is run once (two configurations may close to the same set).
-    let closure = closure_of(s, nodes);
     let closed = |kept: &[usize]| match &closure {
         Some(c) => c.close(kept),
         None => kept.to_vec(),
@@ -588,6 +595,7 @@ fn prune_all<T: Tree>(s: &mut Session<T>, nodes: &[T::Node], step: Step) -> Vec<
         Some(&ahead),
     );
     let mut kept = closed(&kept);
+    let extra = also(&kept);
     if kept.len() < nodes.len() {
         let mut keep = vec![false; nodes.len()];
         for &k in &kept {
@@ -598,14 +606,25 @@ fn prune_all<T: Tree>(s: &mut Session<T>, nodes: &[T::Node], step: Step) -> Vec<
                 s.tree.prune(n);
             }
         }
+        for &n in &extra {
+            s.tree.prune(n);
+        }
         s.refresh();
     }
-    if kept.len() == 1 && !s.cancelled() {
+    // With the closure, the empty configuration may stand for more (a declaration used
+    // elsewhere); what goes with it goes too.
+    let (none, extra) = match &closure {
+        Some(c) => c.closed(&[]),
+        None => (Vec::new(), Vec::new()),
+    };
+    if kept.len() == 1 && none.is_empty() && !s.cancelled() {
         // DDMIN never tests the empty configuration: test removing the lone node too. (The
         // same text as DDMIN's candidate keeping nothing: a tentative prune unparses as the
         // committed one.)
         let lone = nodes[kept[0]];
-        let candidate = s.tree.unparse_pruned(&[&[lone]], &|m| m == lone);
+        let candidate = s
+            .tree
+            .unparse_pruned(&[&[lone], &extra], &|m| m == lone || extra.contains(&m));
         if s.jobs() > 1 {
             // If it fails, TMIN tries the node's hoistings next, then the next nodes are
             // visited: idle workers start those while this one runs.
@@ -617,6 +636,9 @@ fn prune_all<T: Tree>(s: &mut Session<T>, nodes: &[T::Node], step: Step) -> Vec<
         }
         if candidate_test(s.judge, &s.current, &candidate) {
             s.tree.prune(lone);
+            for &n in &extra {
+                s.tree.prune(n);
+            }
             s.refresh();
             kept.clear();
         }

@@ -80,9 +80,23 @@ pub(crate) trait Tree: Sync {
     /// An identifier token's name (the same for the same spelling), for the reference
     /// closure (`closure`); `None` for other nodes.
     fn name(&self, n: Self::Node) -> Option<u32>;
-    /// An identifier token whose spelling occurs in no token before it in the text the tree
-    /// was built from.
-    fn is_first_occurrence(&self, n: Self::Node) -> bool;
+    /// Where its name is declared: an identifier token whose spelling occurs in no token
+    /// before it in the text the tree was built from (a language that declares before use),
+    /// or one a declaration of `[[declarations]]` declares.
+    fn is_declaration(&self, n: Self::Node) -> bool;
+    /// A declaration the compiler rejects when nothing uses it (Go's imports and locals).
+    fn must_be_used(&self, _n: Self::Node) -> bool {
+        false
+    }
+    /// The language has declarations that must be used (`must_use` in passes.toml).
+    fn has_must_use(&self) -> bool {
+        false
+    }
+    /// What goes with such a declaration when its last use goes (see
+    /// `RTree::removal_unit`).
+    fn removal_unit(&self, _n: Self::Node) -> Option<Self::Node> {
+        None
+    }
     /// A node whose names are not visible outside it (a block, a parameter list).
     fn is_local_scope(&self, n: Self::Node) -> bool;
     /// An identifier token naming the function a call calls, in a language where a call may
@@ -170,8 +184,17 @@ impl Tree for RTree {
     fn name(&self, n: NodeId) -> Option<u32> {
         RTree::name(self, n)
     }
-    fn is_first_occurrence(&self, n: NodeId) -> bool {
-        RTree::is_first_occurrence(self, n)
+    fn is_declaration(&self, n: NodeId) -> bool {
+        RTree::is_declaration(self, n)
+    }
+    fn must_be_used(&self, n: NodeId) -> bool {
+        RTree::must_be_used(self, n)
+    }
+    fn has_must_use(&self) -> bool {
+        RTree::has_must_use(self)
+    }
+    fn removal_unit(&self, n: NodeId) -> Option<NodeId> {
+        RTree::removal_unit(self, n)
     }
     fn is_local_scope(&self, n: NodeId) -> bool {
         RTree::is_local_scope(self, n)
@@ -550,8 +573,19 @@ pub(crate) mod toy {
         fn name(&self, n: usize) -> Option<u32> {
             self.nodes[n].name.map(|(name, _)| name)
         }
-        fn is_first_occurrence(&self, n: usize) -> bool {
+        fn is_declaration(&self, n: usize) -> bool {
             self.nodes[n].name.is_some_and(|(_, first)| first)
+        }
+        /// A first occurrence whose parent is a rule node of kind `must`.
+        fn must_be_used(&self, n: usize) -> bool {
+            self.is_declaration(n) && self.removal_unit(n).is_some()
+        }
+        fn has_must_use(&self) -> bool {
+            true
+        }
+        /// The parent, a rule node of kind `must`.
+        fn removal_unit(&self, n: usize) -> Option<usize> {
+            self.parent(n).filter(|&p| self.nodes[p].kind == "must")
         }
         /// Rule nodes of kind `block`.
         fn is_local_scope(&self, n: usize) -> bool {

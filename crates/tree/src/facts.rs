@@ -10,9 +10,12 @@ use std::collections::HashMap;
 use std::ops::Range;
 
 use crate::pass_data::{Bindings, ListSpec, PassData, Piece, UnwrapSpec};
-use crate::{parse, Error, Lang};
+use crate::{indent, parse, Error, Lang};
 
+mod decls;
 mod merge;
+
+pub(crate) use decls::{declaration_sites, DeclSite};
 
 /// An identifier occurrence.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -144,7 +147,16 @@ impl Lang {
                             true
                         }
                         Piece::Field(f) => field_path(node, f).is_some_and(|c| {
-                            text.extend_from_slice(&src[c.byte_range()]);
+                            // Where blocks are marked by indentation, the field's lines
+                            // move to the node's column.
+                            let shift = match pd.indentation {
+                                true => {
+                                    indent::column(src, range.start)
+                                        - indent::column(src, c.start_byte())
+                                }
+                                false => 0,
+                            };
+                            indent::reindent(&src[c.byte_range()], shift, &mut text);
                             true
                         }),
                         Piece::Inner => inner(node).is_some_and(|r| {

@@ -13,6 +13,7 @@ mod filter;
 mod flatten;
 mod fuzz;
 mod glue;
+mod indent;
 mod lang;
 mod layout;
 mod loader;

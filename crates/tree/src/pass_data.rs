@@ -15,6 +15,10 @@ struct PassSpec {
     #[serde(default)]
     declare_before_use: bool,
     #[serde(default)]
+    indentation: bool,
+    #[serde(default)]
+    declarations: Vec<DeclarationSpec>,
+    #[serde(default)]
     local_scopes: Vec<String>,
     #[serde(default)]
     implicit_calls: bool,
@@ -64,6 +68,28 @@ pub(crate) struct UnwrapSpec {
     pub block: String,
     pub last: String,
     pub parent: String,
+}
+
+/// `[[declarations]]`: where names are declared, in a language whose names may be used before
+/// their declaration (Go's, Rust's and Java's functions and types). A node of `kinds` declares
+/// the identifier tokens at `name`, a field path as in templates (the node there, or its
+/// direct children: Go's `a, b := ...`); without one, the last `/`-separated part of the
+/// string in its field `path` (Go's `import "unicode/utf8"` declares `utf8`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct DeclarationSpec {
+    pub kinds: Vec<String>,
+    pub name: String,
+    #[serde(default)]
+    pub path: Option<String>,
+    /// The compiler rejects the declaration when nothing uses it (Go's imports and local
+    /// variables): the reference closure removes it with its last use.
+    #[serde(default)]
+    pub must_use: bool,
+    /// Only declarations with an ancestor of one of these kinds (Go's variables in a function
+    /// body, not those of the package); empty: all.
+    #[serde(default)]
+    pub within: Vec<String>,
 }
 
 /// `[[merges]]`: declarations of several variables (`int a, b;`). A declaration of `kinds`
@@ -212,6 +238,12 @@ pub(crate) struct PassData {
     /// A name is declared before its uses (C): its first occurrence in a text is where it is
     /// declared (the reference closure of the tree algorithms).
     pub declare_before_use: bool,
+    /// Blocks are marked by indentation (Python): a node hoisted or rewritten into another's
+    /// place is re-indented to that place's column.
+    pub indentation: bool,
+    /// Where names are declared (`[[declarations]]`), in a language whose names may be used
+    /// before their declaration; empty with `declare_before_use`.
+    pub declarations: Vec<DeclarationSpec>,
     /// Node kinds whose names are not visible outside them (a block, a parameter list).
     pub local_scopes: HashSet<String>,
     /// A call may name a function declared nowhere (C89's implicit declaration), so whether
@@ -265,9 +297,28 @@ impl PassData {
         let step = |f: &str| field(f).or_else(|e| named_kind(f).map_err(|_| e));
         let mut data = PassData {
             declare_before_use: spec.declare_before_use,
+            indentation: spec.indentation,
             implicit_calls: spec.implicit_calls,
             ..PassData::default()
         };
+        if spec.declare_before_use && !spec.declarations.is_empty() {
+            return Err(format!(
+                "grammars/{lang}/passes.toml: `declare_before_use` and `[[declarations]]` exclude \
+                 each other"
+            ));
+        }
+        for d in &spec.declarations {
+            for k in d.kinds.iter().chain(&d.within) {
+                named_kind(k)?;
+            }
+            for f in d.name.split('.') {
+                step(f)?;
+            }
+            if let Some(p) = &d.path {
+                field(p)?;
+            }
+        }
+        data.declarations = spec.declarations;
         for k in &spec.local_scopes {
             named_kind(k)?;
             data.local_scopes.insert(k.clone());

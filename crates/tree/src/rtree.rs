@@ -74,8 +74,8 @@ const OPTIONAL: u16 = 4;
 const PRUNED: u16 = 8;
 /// A hidden list separator (`,`).
 const SEPARATOR: u16 = 16;
-/// An identifier token whose spelling occurs in no token before it (see [`RTree::name`]).
-const FIRST: u16 = 32;
+/// Where a name is declared (see [`RTree::is_declaration`]).
+const DECLARES: u16 = 32;
 /// An identifier token naming the function a call calls (see [`RTree::is_callee`]).
 const CALLEE: u16 = 64;
 /// A [`CALLEE`] whose call is a statement alone (see [`RTree::is_statement_callee`]).
@@ -85,6 +85,8 @@ const STATEMENT_CALLEE: u16 = 128;
 const FIXED: u16 = 256;
 /// A token the grammar allows anywhere (a comment).
 const EXTRA: u16 = 512;
+/// A declaration the compiler rejects when nothing uses it (see [`RTree::must_be_used`]).
+const MUST_USE: u16 = 1024;
 const NONE: u32 = u32::MAX;
 
 #[derive(Clone, Copy, Debug)]
@@ -116,7 +118,7 @@ pub struct RTree {
     trailer: u32,
     errors: usize,
     /// Per node: the identifier name of an identifier token (see [`RTree::name`]), else NONE;
-    /// empty for a language without `declare_before_use`.
+    /// empty for a language without `declare_before_use` or `[[declarations]]`.
     names: Vec<u32>,
     raw_nodes: usize,
     raw_height: usize,
@@ -125,6 +127,20 @@ pub struct RTree {
     /// `(NONE, NONE)` when its tokens are not contiguous in the source or a commit touched
     /// it. A child's `NONE` makes its parent's `NONE`. See [`RTree::unparse_scoped`].
     spans: Vec<(u32, u32)>,
+    /// In a language whose blocks are marked by indentation (`indentation` of passes.toml):
+    /// the nodes hoisted into another's place, by node index, with where they now stand
+    /// (see [`Move`]).
+    moves: std::collections::HashMap<u32, Move>,
+}
+
+/// Where a node hoisted into another's place stands, in a language whose blocks are marked
+/// by indentation (Python): its lines are shifted by `shift` columns (the place's column
+/// less its own), and its first token takes the whitespace before the place (`lead`, a
+/// source range) instead of its own, so `if x:\n    f()` becomes `f()` at the `if`'s column.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Move {
+    pub shift: i32,
+    pub lead: (u32, u32),
 }
 
 /// A parse of the text an [`RTree`] was built from (see [`RTree::build_parsed`]).
@@ -150,6 +166,7 @@ impl RTree {
         } else {
             Default::default()
         };
+        let sites = crate::facts::declaration_sites(&data.passes, &ts_tree, src);
         let raw = Raw::new(data, &ts_tree, src);
         let mut tree = RTree {
             lang,
@@ -164,10 +181,11 @@ impl RTree {
             raw_nodes: raw.len(),
             raw_height: raw.height,
             spans: Vec::new(),
+            moves: Default::default(),
         };
         tree.build_from(&raw);
         tree.spans = tree.source_spans();
-        tree.name_identifiers(&callees);
+        tree.name_identifiers(&callees, &sites);
         Ok((tree, Parse(ts_tree)))
     }
 
@@ -341,19 +359,52 @@ impl RTree {
     }
     /// An identifier token's name: the same number for the same spelling, in the kinds that
     /// `identifiers` of `grammars/<lang>/passes.toml` lists, reserved words (`int`, `main`)
-    /// excepted; `None` for every other node, and for every node of a language whose
-    /// passes.toml does not say `declare_before_use` (names are only used for the reference
-    /// closure, which needs a name's first occurrence to be its declaration).
+    /// excepted; also a declaration that a path names (Go's `import "unicode/utf8"`: `utf8`);
+    /// `None` for every other node, and for every node of a language whose passes.toml has
+    /// neither `declare_before_use` nor `[[declarations]]` (names are only used for the
+    /// reference closure, which needs to know where a name is declared).
     pub fn name(&self, n: NodeId) -> Option<u32> {
         self.names
             .get(n.index())
             .copied()
             .filter(|&name| name != NONE)
     }
-    /// An identifier token whose spelling occurs in no token before it in the text the tree
-    /// was built from: where a name is declared, in a language that declares before use.
-    pub fn is_first_occurrence(&self, n: NodeId) -> bool {
-        self.node(n).flags & FIRST != 0
+    /// Where its name is declared, as the text the tree was built from says: with
+    /// `declare_before_use`, an identifier token whose spelling occurs in no token before
+    /// it; with `[[declarations]]`, a token (or a path's node) a declaration declares.
+    pub fn is_declaration(&self, n: NodeId) -> bool {
+        self.node(n).flags & DECLARES != 0
+    }
+    /// A declaration (see [`RTree::is_declaration`]) that the compiler rejects when nothing
+    /// uses it (`must_use` of `[[declarations]]`: Go's imports and local variables).
+    pub fn must_be_used(&self, n: NodeId) -> bool {
+        self.node(n).flags & MUST_USE != 0
+    }
+    /// The language has declarations that must be used (`must_use` of `[[declarations]]`).
+    pub fn has_must_use(&self) -> bool {
+        self.data.passes.declarations.iter().any(|d| d.must_use)
+    }
+    /// What goes with a declaration that [`RTree::must_be_used`] when its last use goes: the
+    /// nearest enclosing node (or itself) of a kind of `[[declarations]]`, or further up to
+    /// the first that may be left empty (`var x int` for its `var_spec`). `None` when that
+    /// is the root.
+    pub fn removal_unit(&self, n: NodeId) -> Option<NodeId> {
+        let decls = &self.data.passes.declarations;
+        let is_decl = |m: NodeId| {
+            decls.iter().any(|d| {
+                d.kinds
+                    .iter()
+                    .any(|k| k == self.kind(m) || k == self.inner_kind(m))
+            })
+        };
+        let mut unit = n;
+        while !is_decl(unit) {
+            unit = self.parent(unit)?;
+        }
+        while !self.is_optional(unit) {
+            unit = self.parent(unit)?;
+        }
+        (unit != self.root).then_some(unit)
     }
     /// An identifier token naming the function a call calls (`f` of `f(x)`), in a language
     /// whose calls may name undeclared functions (`implicit_calls` of passes.toml: C).
@@ -370,12 +421,31 @@ impl RTree {
         let scopes = &self.data.passes.local_scopes;
         !scopes.is_empty() && (scopes.contains(self.kind(n)) || scopes.contains(self.inner_kind(n)))
     }
-    /// Number the identifier tokens' spellings and mark their first occurrences, and the
-    /// callees among them (tokens starting at a byte of `callees`, with whether their call
-    /// is a statement alone).
-    fn name_identifiers(&mut self, callees: &std::collections::HashMap<usize, bool>) {
-        if !self.data.passes.declare_before_use {
+    /// Number the identifier tokens' spellings and mark where names are declared (the first
+    /// occurrences, or the `sites` of `[[declarations]]`), and the callees among them
+    /// (tokens starting at a byte of `callees`, with whether their call is a statement
+    /// alone).
+    fn name_identifiers(
+        &mut self,
+        callees: &std::collections::HashMap<usize, bool>,
+        sites: &[crate::facts::DeclSite],
+    ) {
+        let by_site = !self.data.passes.declarations.is_empty();
+        if !self.data.passes.declare_before_use && !by_site {
             return;
+        }
+        // Declared tokens by start byte, with whether they must be used; declarations named
+        // by a path by their node's range.
+        let mut declared: std::collections::HashMap<usize, bool> = Default::default();
+        let mut paths: std::collections::HashMap<(usize, usize), (&[u8], bool)> =
+            Default::default();
+        for s in sites {
+            for &t in &s.tokens {
+                declared.insert(t, s.must_use);
+            }
+            if let Some(p) = &s.path_name {
+                paths.insert((s.range.start, s.range.end), (p, s.must_use));
+            }
         }
         let identifiers = &self.data.passes.identifiers;
         let mut ids: std::collections::HashMap<&[u8], u32> = std::collections::HashMap::new();
@@ -384,6 +454,15 @@ impl RTree {
         let mut marks: Vec<(usize, u16)> = Vec::new();
         for n in self.preorder() {
             let node = self.node(n);
+            let range = (node.start as usize, node.end as usize);
+            if let Some(&(path, must)) = paths.get(&range) {
+                // The outermost node of the declaration's range stands for it.
+                paths.remove(&range);
+                let next = ids.len() as u32;
+                names[n.index()] = *ids.entry(path).or_insert(next);
+                marks.push((n.index(), DECLARES | if must { MUST_USE } else { 0 }));
+                continue;
+            }
             if node.flags & TOKEN == 0 || !identifiers.contains_key(self.inner_kind(n)) {
                 continue;
             }
@@ -394,7 +473,13 @@ impl RTree {
             let next = ids.len() as u32;
             let id = *ids.entry(text).or_insert(next);
             names[n.index()] = id;
-            let mut flags = if id == next { FIRST } else { 0 };
+            let mut flags = match declared.get(&(node.start as usize)) {
+                _ if !by_site && id == next => DECLARES,
+                _ if !by_site => 0,
+                Some(true) => DECLARES | MUST_USE,
+                Some(false) => DECLARES,
+                None => 0,
+            };
             match callees.get(&(node.start as usize)) {
                 Some(true) => flags |= CALLEE | STATEMENT_CALLEE,
                 Some(false) => flags |= CALLEE,
@@ -536,6 +621,38 @@ impl RTree {
         count
     }
 
+    /// Where `n` stands when written in `slot`'s place (itself when `slot == n`), in a
+    /// language whose blocks are marked by indentation; `None` elsewhere, and for a node in
+    /// its own place that never moved.
+    pub(crate) fn placement(&self, slot: NodeId, n: NodeId) -> Option<Move> {
+        if !self.data.passes.indentation {
+            return None;
+        }
+        let moved = self.moves.get(&slot.0).copied();
+        if slot == n {
+            return moved;
+        }
+        let start = self.node(slot).start;
+        let (shift, lead) = match moved {
+            Some(m) => (m.shift, m.lead),
+            None => {
+                let ws = self.src[..start as usize]
+                    .iter()
+                    .rposition(|b| !b.is_ascii_whitespace())
+                    .map_or(0, |i| i + 1) as u32;
+                (0, (ws, start))
+            }
+        };
+        Some(Move {
+            shift: self.column(slot) + shift - self.column(n),
+            lead,
+        })
+    }
+    /// The column of a node's first byte in the source.
+    fn column(&self, n: NodeId) -> i32 {
+        crate::indent::column(&self.src, self.node(n).start as usize)
+    }
+
     fn first_token(&self, mut n: NodeId) -> Option<NodeId> {
         loop {
             if self.is_token(n) {
@@ -557,6 +674,9 @@ impl RTree {
     pub fn hoist(&mut self, n: NodeId, desc: NodeId) {
         if n == desc {
             return;
+        }
+        if let Some(m) = self.placement(n, desc) {
+            self.moves.insert(desc.0, m);
         }
         let parent = self.node(n).parent;
         self.touch(parent);

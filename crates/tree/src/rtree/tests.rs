@@ -212,7 +212,7 @@ fn identifier_tokens_are_named_and_first_occurrences_marked() {
     for n in tree.preorder() {
         if let Some(name) = tree.name(n) {
             let text = String::from_utf8(tree.token_text(n).to_vec()).unwrap();
-            seen.push((text, name, tree.is_first_occurrence(n)));
+            seen.push((text, name, tree.is_declaration(n)));
         }
     }
     let expected: Vec<(String, u32, bool)> = [
@@ -237,7 +237,7 @@ fn identifier_tokens_are_named_and_first_occurrences_marked() {
         .find(|&n| tree.token_text(n) == b"int")
         .unwrap();
     assert_eq!(tree.name(int), None);
-    assert!(!tree.is_first_occurrence(int));
+    assert!(!tree.is_declaration(int));
 }
 
 /// In C, the identifier a call calls is marked (`implicit_calls`), and whether the call is a

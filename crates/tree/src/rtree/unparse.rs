@@ -1,8 +1,9 @@
 //! Serializing a reduction tree: the walk that writes tokens, replacements and lazily
 //! separated lists, and the scoped form that copies untouched subtrees in one piece.
 
-use super::{Edit, NodeId, RTree, HIDDEN, NONE, SEPARATOR, TOKEN};
+use super::{Edit, Move, NodeId, RTree, HIDDEN, NONE, SEPARATOR, TOKEN};
 use crate::glue::glue;
+use crate::indent::reindent;
 
 impl RTree {
     /// Serialize the current tree.
@@ -35,6 +36,8 @@ impl RTree {
             src: &self.src,
             out: Vec::with_capacity(self.src.len()),
             last_end: 0,
+            shift: 0,
+            lead: None,
         };
         self.write(self.root, edits, walk, &mut w);
         w.chunk(self.trailer as usize, self.src.len());
@@ -49,6 +52,8 @@ impl RTree {
             src: &self.src,
             out: Vec::new(),
             last_end: pre,
+            shift: 0,
+            lead: None,
         };
         self.write(n, &|_| Edit::Keep, Some(&Marks::default()), &mut w);
         let prefix = &self.src[pre as usize..start as usize];
@@ -83,6 +88,10 @@ impl RTree {
             let kids = self.children(f.node);
             let Some(&c) = kids.get(f.next as usize) else {
                 self.flush_separator(f, w);
+                if let Some(shift) = f.restore {
+                    w.shift = shift;
+                    w.lead = None;
+                }
                 stack.pop();
                 if let Some(parent) = stack.last_mut() {
                     parent.element_done(w);
@@ -104,7 +113,7 @@ impl RTree {
                 // A fence such as `(` or `;`: the list before it ends here.
                 self.flush_separator(f, w);
                 let node = self.node(c);
-                w.chunk(node.pre as usize, node.end as usize);
+                w.token(node.pre, node.start, node.end);
                 f.prev = NO_ELEMENT;
                 continue;
             }
@@ -112,7 +121,7 @@ impl RTree {
                 f.mark = w.out.len();
                 f.mark_end = w.last_end;
                 let sep = self.node(NodeId(f.pending));
-                w.chunk(sep.pre as usize, sep.end as usize);
+                w.token(sep.pre, sep.start, sep.end);
             }
             f.elem_start = w.out.len();
             match self.visit(c, edits, walk, w) {
@@ -150,19 +159,28 @@ impl RTree {
                 Edit::Hoist(_) => break,
             }
         }
+        // In a language whose blocks are marked by indentation, a node in another's place
+        // is re-indented to it (see `Move`), and so are its tokens, one by one.
+        let restore = self.placement(slot_node, n).map(|m| w.enter(m));
         let node = self.node(n);
         if node.flags & TOKEN != 0 {
-            w.chunk(node.pre as usize, node.end as usize);
+            w.token(node.pre, node.start, node.end);
+            if let Some(shift) = restore {
+                w.shift = shift;
+                w.lead = None;
+            }
             return None;
         }
         let (pre, end) = self.spans[n.index()];
-        if pre != NONE && walk.is_some_and(|m| !m.contains(n.0)) {
+        if pre != NONE && w.shift == 0 && w.lead.is_none() && walk.is_some_and(|m| !m.contains(n.0))
+        {
             // Untouched: the walk would write these very bytes, token by token.
             w.chunk(pre as usize, end as usize);
             return None;
         }
         Some(Frame {
             node: n,
+            restore,
             next: 0,
             pending: NONE,
             removed_after: false,
@@ -178,15 +196,17 @@ impl RTree {
     /// survives, and pruning `int` at the start of a line to `int` changes nothing).
     fn write_replacement(&self, n: NodeId, w: &mut Writer<'_>) {
         let repl = self.replacement(n);
-        let prefix = match self.first_token(n) {
-            Some(t) if !repl.is_empty() => {
+        let (range, shift) = match (self.first_token(n), w.lead.take()) {
+            (_, Some((from, to, shift))) if !repl.is_empty() => ((from, to), shift),
+            (Some(t), _) if !repl.is_empty() => {
                 let t = self.node(t);
-                &self.src[t.pre as usize..t.start as usize]
+                ((t.pre, t.start), w.shift)
             }
-            _ => &[],
+            _ => ((0, 0), 0),
         };
+        let prefix = &self.src[range.0 as usize..range.1 as usize];
         if prefix.contains(&b'\n') && prefix.iter().all(u8::is_ascii_whitespace) {
-            w.out.extend_from_slice(prefix);
+            reindent(prefix, shift, &mut w.out);
         }
         w.replacement(repl);
     }
@@ -208,6 +228,8 @@ const REMOVED: u8 = 2;
 /// A rule node being written, with the state of its separated list.
 struct Frame {
     node: NodeId,
+    /// The writer's shift before this node, which moved (see `Move`).
+    restore: Option<i32>,
     next: u32,
     /// A separator not written yet (NONE if none).
     pending: u32,
@@ -269,9 +291,41 @@ struct Writer<'a> {
     /// Source offset right after the last original bytes written, or NONE after a
     /// replacement.
     last_end: u32,
+    /// Columns added to the indentation of every line the next tokens begin (see `Move`).
+    shift: i32,
+    /// The whitespace the next token takes instead of its own (a source range), with the
+    /// shift it is written with.
+    lead: Option<(u32, u32, i32)>,
 }
 
 impl Writer<'_> {
+    /// Start writing a node that moved (see `Move`); returns the shift to restore after it.
+    fn enter(&mut self, m: Move) -> i32 {
+        let before = self.shift;
+        self.lead = Some((m.lead.0, m.lead.1, before));
+        self.shift = before + m.shift;
+        before
+    }
+
+    /// A token: its prefix (white space, or the pending lead) and its text.
+    fn token(&mut self, pre: u32, start: u32, end: u32) {
+        if self.shift == 0 && self.lead.is_none() {
+            return self.chunk(pre as usize, end as usize);
+        }
+        let (from, to, shift, own) = match self.lead.take() {
+            Some((from, to, shift)) => (from, to, shift, false),
+            None => (pre, start, self.shift, true),
+        };
+        let mut bytes = Vec::new();
+        reindent(&self.src[from as usize..to as usize], shift, &mut bytes);
+        bytes.extend_from_slice(&self.src[start as usize..end as usize]);
+        if !own || pre != self.last_end {
+            self.separate(&bytes);
+        }
+        self.out.extend_from_slice(&bytes);
+        self.last_end = end;
+    }
+
     /// Original bytes `src[from..to]` (a token with its prefix, or the trailer).
     fn chunk(&mut self, from: usize, to: usize) {
         let bytes = &self.src[from..to];

@@ -1,0 +1,237 @@
+//! Each language's data (grammars/<lang>/) on its own compiler's terms: one test per
+//! transformation or data change, with the language's real tool as the oracle (go, rustc,
+//! python3, tsc, javac).
+
+use crate::util::{is_interesting, Dir};
+
+/// Reduce `file` in `d` with `oracle.sh` (`--jobs 2`, `extra` flags), writing `s.json`;
+/// the output (`name.reduced.ext`), checked interesting, and the stats.
+#[track_caller]
+fn reduce(d: &Dir, file: &str, extra: &[&str]) -> (String, serde_json::Value) {
+    let mut args = vec!["--test", "oracle.sh", "-j", "2", "-q", "--stats", "s.json"];
+    args.extend_from_slice(extra);
+    args.push(file);
+    d.run(&args).expect_code(0);
+    let (stem, ext) = file.rsplit_once('.').unwrap();
+    let out = d.read_string(&format!("{stem}.reduced.{ext}"));
+    assert!(
+        is_interesting(&d.join("oracle.sh"), file, out.as_bytes()),
+        "not interesting:\n{out}"
+    );
+    assert!(d.tmp_entries().is_empty());
+    (out, d.stats("s.json"))
+}
+
+/// Lines of the oracle's log of rejected candidates (`rejected.log` in `d`) that contain
+/// `what`.
+fn rejections(d: &Dir, what: &str) -> usize {
+    std::fs::read_to_string(d.join("rejected.log"))
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| l.contains(what))
+        .count()
+}
+
+/// A Go package whose imports are each used by a method that does not matter: Go rejects an
+/// unused import and an undefined name alike, so an import goes only with its last use.
+const GO_IMPORTS: &str = r#"package p
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"unicode/utf8"
+)
+
+var errNeg = errors.New("negative")
+
+type Buf struct {
+	data []byte
+	n    int
+}
+
+func (b *Buf) Index(c byte) int {
+	i := bytes.IndexByte(b.data, c)
+	return i
+}
+
+func (b *Buf) Runes() int {
+	count := utf8.RuneCount(b.data)
+	b.n = count
+	return b.n
+}
+
+func (b *Buf) Join(parts []string) string {
+	s := strings.Join(parts, ",")
+	if len(s) < b.n {
+		return errNeg.Error()
+	}
+	return s
+}
+
+func Marker(x int) int {
+	total := 0
+	for i := 0; i < x; i++ {
+		total += i
+	}
+	return total * 42
+}
+"#;
+
+#[test]
+fn go_imports_and_locals_go_with_their_last_use() {
+    let d = Dir::new();
+    d.write("p.go", GO_IMPORTS);
+    let log = d.join("rejected.log");
+    d.script(
+        "oracle.sh",
+        &format!(
+            r#"out=$(go tool compile -p p -o "$TMPDIR/p.o" "$1" 2>&1)
+if [ $? -ne 0 ]; then echo "$out" | head -1 >> '{}'; exit 1; fi
+grep -q 42 "$1""#,
+            log.display()
+        ),
+    );
+    let (out, s) = reduce(&d, "p.go", &[]);
+    // Every import went with the method that used it last; nothing else is left but the
+    // function that holds 42.
+    assert!(!out.contains("import"), "{out}");
+    assert!(s["output_chars"].as_u64().unwrap() <= 40, "{s}\n{out}");
+    // Hardly any candidate left an import without its uses (the closure takes each with its
+    // last use; without it, hundreds of candidates are rejected for an unused import).
+    assert!(rejections(&d, "imported and not used") <= 2, "{out}");
+    assert!(s["oracle_runs"].as_u64().unwrap() <= 200, "{s}");
+}
+
+/// A Python module whose crash (a `ZeroDivisionError`) happens inside
+/// `if __name__ == "__main__":`, a `try`, a `for`, a `with` and a decorated function.
+const PY_NESTED: &str = r#"import functools
+import sys
+
+
+def log(f):
+    @functools.wraps(f)
+    def inner(*a):
+        return f(*a)
+    return inner
+
+
+@log
+def ratio(a, b=2):
+    return a / b
+
+
+class Holder:
+    def __init__(self):
+        self.items = []
+
+
+if __name__ == "__main__":
+    h = Holder()
+    try:
+        for i in range(3):
+            h.items.append(i)
+            sys.stdout.write("")
+        with open("/dev/null") as fh:
+            fh.read()
+            print(ratio(len(h.items), 0))
+    except KeyError:
+        pass
+"#;
+
+const PY_ORACLE: &str = r#"python3 "$1" 2>&1 | grep -q ZeroDivisionError"#;
+
+#[test]
+fn python_compound_statements_open_up_to_their_column() {
+    let d = Dir::new();
+    d.write("m.py", PY_NESTED);
+    d.script("oracle.sh", PY_ORACLE);
+    let (out, s) = reduce(&d, "m.py", &[]);
+    // The `if`, `try`, `with` and the decorator are gone: their blocks moved to their
+    // columns (a block of several statements through `rewrite`).
+    for gone in ["if ", "try", "with", "@", "def log"] {
+        assert!(!out.contains(gone), "{gone} left in\n{out}");
+    }
+    assert!(s["output_chars"].as_u64().unwrap() <= 12, "{s}\n{out}");
+}
+
+#[test]
+fn python_hoisting_re_indents_a_statement_to_its_new_column() {
+    // Tree reduction alone (no passes): each block keeps one statement, which hoisting puts
+    // in the compound statement's place at its column.
+    let d = Dir::new();
+    d.write(
+        "h.py",
+        "import sys\nif len(sys.argv) > 0:\n    for i in range(2):\n        with open('/dev/null'):\n            print(1 / 0)\n",
+    );
+    d.script("oracle.sh", PY_ORACLE);
+    let (out, _) = reduce(&d, "h.py", &["--no-passes"]);
+    // The compound statements are gone and what is left stands at column 0 (python3 rejects
+    // a statement hoisted with its old indentation).
+    for gone in ["if ", "for ", "with "] {
+        assert!(!out.contains(gone), "{gone} left in\n{out}");
+    }
+    assert!(
+        out.contains("/ 0") && out.lines().all(|l| !l.starts_with(' ')),
+        "{out}"
+    );
+}
+
+/// A Rust module whose items are used before their declaration: a function keeps the struct
+/// and the function it names (`[[declarations]]`), so no candidate removes them first.
+const RUST_ITEMS: &str = r#"pub fn marker() -> u32 {
+    let w = Wrapper { inner: helper(2) };
+    w.inner * 21
+}
+
+fn helper(x: u32) -> u32 {
+    x
+}
+
+pub struct Wrapper {
+    inner: u32,
+}
+
+pub struct Unused {
+    a: u8,
+    b: u16,
+}
+
+pub fn other(u: &Unused) -> u16 {
+    u.b + u16::from(u.a)
+}
+
+pub enum Kind {
+    One,
+    Two(u32),
+}
+
+pub fn kind(k: Kind) -> u32 {
+    match k {
+        Kind::One => 1,
+        Kind::Two(n) => n,
+    }
+}
+"#;
+
+#[test]
+fn rust_items_keep_what_they_use_declared_after_them() {
+    let d = Dir::new();
+    d.write("m.rs", RUST_ITEMS);
+    let log = d.join("rejected.log");
+    d.script(
+        "oracle.sh",
+        &format!(
+            r#"out=$(rustc --edition 2021 --crate-type lib --emit=metadata -o "$TMPDIR/m.rmeta" "$1" 2>&1)
+if [ $? -ne 0 ]; then echo "$out" | grep -m1 '^error' >> '{}'; exit 1; fi
+grep -q 21 "$1""#,
+            log.display()
+        ),
+    );
+    let (out, _) = reduce(&d, "m.rs", &["--no-passes"]);
+    assert!(!out.contains("Unused") && !out.contains("Kind"), "{out}");
+    // The reference closure keeps `helper` with `marker`, which calls it before its
+    // declaration: no candidate removes it while `marker` is there. (Renaming `Wrapper` to
+    // `a` may still leave a use without its struct.)
+    assert_eq!(rejections(&d, "cannot find function"), 0, "{out}");
+}
