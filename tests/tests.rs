@@ -23,6 +23,8 @@ mod tree;
 mod languages;
 // The transformation passes and the joint fixed point, with gcc, node and javac oracles.
 mod passes;
+// The C++ transformations (grammars/cpp/passes.toml), each with g++ as the oracle.
+mod cpp;
 // Unattended runs: default timeout, no orphans after SIGKILL, --resume, flaky oracles,
 // checks before the first oracle run, huge oracle output.
 mod reliability;
