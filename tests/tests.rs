@@ -25,6 +25,8 @@ mod languages;
 mod passes;
 // Each language's data and passes on its own compiler's terms (go, rustc, python3, tsc, javac).
 mod language_data;
+// The C++ transformations (grammars/cpp/passes.toml), each with g++ as the oracle.
+mod cpp;
 // Unattended runs: default timeout, no orphans after SIGKILL, --resume, flaky oracles,
 // checks before the first oracle run, huge oracle output.
 mod reliability;

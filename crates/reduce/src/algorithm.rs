@@ -472,6 +472,9 @@ struct RoundState {
     closure: bool,
     /// The tree the first round starts from (the later ones build theirs from the text).
     tree: Option<RTree>,
+    /// The early strips are still to run, before the first tree phase
+    /// (`Passes::early_strip`).
+    early: bool,
 }
 
 /// The rounds of [`reduce_tree`] to the joint fixed point; `round` numbers them (in
@@ -498,9 +501,31 @@ fn rounds(tree: &mut RTree, judge: &Judge, config: &TreeConfig, round: &mut usiz
         current: first.unparse(),
         closure: config.closure && config.fixpoint,
         tree: Some(first),
+        early: config.passes.contains(&Pass::Strip),
     };
     let facts = passes::FactsCache::default();
     let end = judge.steps(start, |st| {
+        if st.early {
+            // What the grammar does not parse goes before the first tree is reduced; the
+            // round's `strip` pass does the same, so the fixed point is unchanged.
+            st.early = false;
+            let mut p = Passes::new(lang, judge, &config.ddmin, st.current.clone(), &facts);
+            let runs = judge.stats().oracle_runs;
+            let size = passes::chars(&st.current);
+            let accepted = p.early_strip();
+            judge.record(PassRecord {
+                round: st.round + 1,
+                pass: "strip (early)".to_string(),
+                oracle_runs: judge.stats().oracle_runs - runs,
+                accepted,
+                chars_removed: size as i64 - passes::chars(&p.current) as i64,
+            });
+            if p.current != st.current {
+                st.tree = None;
+                st.current = p.current;
+            }
+            return judge.is_cancelled();
+        }
         if st.step == 0 {
             st.round += 1;
             st.before = st.current.clone();

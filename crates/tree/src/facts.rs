@@ -13,7 +13,11 @@ use crate::pass_data::{Bindings, ListSpec, PassData, Piece, UnwrapSpec};
 use crate::{indent, parse, Error, Lang};
 
 mod decls;
+mod drops;
 mod merge;
+mod strip;
+mod templates;
+mod unnest;
 
 pub(crate) use decls::{declaration_sites, DeclSite};
 
@@ -104,11 +108,27 @@ pub struct Facts {
     /// Merges from `[[merges]]`: a declaration's declarators joined to an earlier
     /// declaration (splices, sorted: `int b; long c;` -> `int b, c;` or `long b, c;`).
     pub merges: Vec<Vec<(Range<usize>, Vec<u8>)>>,
+    /// Template parameters removed with their arguments, from `[templates]` (splices,
+    /// sorted), per template and parameter.
+    pub templates: Vec<Vec<(Range<usize>, Vec<u8>)>>,
+    /// Scopes opened up from `[[unnests]]`, with their qualifiers (splices, sorted).
+    pub unnests: Vec<Vec<(Range<usize>, Vec<u8>)>>,
     /// `[constants]`: texts sub-tree replacement may put in place of a node compatible with
     /// their kind (C's `0` for any expression), with that kind.
     pub constants: Vec<(String, Vec<u8>)>,
     /// The extra replacement words of each identifier group.
     pub group_extras: Vec<Vec<Vec<u8>>>,
+    /// Per `[[strips]]` entry, in order: its occurrences (see [`Strip`]).
+    pub strips: Vec<Strip>,
+}
+
+/// The occurrences of a `[[strips]]` token, each with its brackets (`__attribute__ ((x))`),
+/// none inside another occurrence of any entry.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Strip {
+    /// Tried before the first tree phase too.
+    pub early: bool,
+    pub ranges: Vec<Range<usize>>,
 }
 
 impl Lang {
@@ -127,7 +147,13 @@ impl Lang {
                 .collect(),
             ..Facts::default()
         };
+        let mut unnests = unnest::Found::new(&pd.unnests);
+        let mut templates = templates::Found::default();
         parse::walk(&tree, |node| {
+            if !pd.unnests.is_empty() {
+                unnests.visit(node, &pd.unnests, src);
+            }
+            templates.visit(node, pd, src);
             let kind = node.kind();
             let range = node.byte_range();
             let named = node.is_named();
@@ -166,6 +192,13 @@ impl Lang {
                     });
                     if filled && text.len() < range.len() {
                         facts.rewrites.push((range.clone(), text));
+                    }
+                }
+                for spec in pd.drops.iter().filter(|s| s.kind == kind) {
+                    if let Some((r, text)) = drops::drop_children(node, spec, src) {
+                        if text.len() < r.len() {
+                            facts.rewrites.push((r, text));
+                        }
                     }
                 }
                 if let Some(spec) = pd.unwraps.iter().find(|s| s.kind == kind) {
@@ -230,6 +263,9 @@ impl Lang {
             }
             literal.is_none()
         });
+        facts.strips = strip::strips(pd, src, &facts.tokens);
+        facts.unnests = unnests.unnests();
+        facts.templates = templates.candidates(pd, &facts.idents, src);
         Ok(facts)
     }
 
@@ -317,6 +353,22 @@ fn inner(node: tree_sitter::Node<'_>) -> Option<Range<usize>> {
     let first = node.child(0)?;
     let last = node.child(count - 1)?;
     Some(first.end_byte()..last.start_byte())
+}
+
+/// The tokens under `node`, in source order.
+fn leaves(node: tree_sitter::Node<'_>) -> Vec<tree_sitter::Node<'_>> {
+    let mut out = Vec::new();
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        if n.child_count() == 0 {
+            out.push(n);
+            continue;
+        }
+        let mut c = n.walk();
+        let kids: Vec<_> = n.children(&mut c).collect();
+        stack.extend(kids.into_iter().rev());
+    }
+    out
 }
 
 /// The identifier tokens under `node`, in source order.

@@ -21,6 +21,17 @@
 //! [`SyntaxFilter::rebase`] on one of them takes its tree instead of parsing it again. The
 //! trees cost memory (a fresh parse's tree is many times its text): [`ACCEPTED_BYTES`]
 //! bounds it.
+//!
+//! A language with `[chunks]` in passes.toml (C, C++) is parsed item by item instead
+//! ([`chunks`]): a candidate costs a scan of its bytes and the parses of the items it
+//! changed, however many regions it changes (a ddmin subset of a file's items). A candidate
+//! whose items all parse without error is accepted (a fresh parse finds no error either); any
+//! other is parsed from scratch, so the verdict is still a fresh parse's. An input with
+//! syntax errors (preprocessed C++ that the grammar does not cover) would make every
+//! candidate such a one, so there the measure is the items' count: a candidate is kept if
+//! its items have at most as many errors as the input's. That count depends on the
+//! candidate's text alone, whatever the filter parsed before; an error stays in its item, so
+//! removing an item never moves errors elsewhere.
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -30,6 +41,10 @@ use tree_sitter::{InputEdit, Point, Tree};
 
 use crate::parse::{error_nodes, parse_counting, parse_from};
 use crate::Lang;
+
+mod chunks;
+
+use chunks::Chunks;
 
 /// Keeps the candidates with at most `allowed` syntax errors; thread-safe.
 pub struct SyntaxFilter {
@@ -41,6 +56,10 @@ pub struct SyntaxFilter {
     accepted: Mutex<VecDeque<(Vec<u8>, Tree)>>,
     fresh: AtomicU64,
     incremental: AtomicU64,
+    /// The language's items, if it has `[chunks]`.
+    chunks: Option<Chunks>,
+    /// Items' errors allowed: the input's, when it has syntax errors and chunks.
+    chunk_allowed: Option<usize>,
 }
 
 /// How many accepted candidates' trees are kept for [`SyntaxFilter::rebase`]: an improvement
@@ -71,11 +90,43 @@ impl SyntaxFilter {
             accepted: Mutex::new(VecDeque::new()),
             fresh: AtomicU64::new(0),
             incremental: AtomicU64::new(0),
+            chunks: Chunks::of(lang),
+            chunk_allowed: None,
         }
+    }
+
+    /// The filter of a reduction of `input`, which has `errors` syntax errors: candidates
+    /// with at most as many. For a language with chunks and an input with errors, the
+    /// measure is the items' errors (see the module docs).
+    pub fn for_input(lang: Lang, input: &[u8], errors: usize) -> SyntaxFilter {
+        let mut filter = SyntaxFilter::new(lang, errors);
+        if errors > 0 {
+            if let Some(chunks) = &filter.chunks {
+                filter.chunk_allowed = Some(chunks.errors(input));
+            }
+        }
+        filter
+    }
+
+    /// Parses of single items so far (languages with chunks).
+    pub fn item_parses(&self) -> u64 {
+        self.chunks.as_ref().map_or(0, Chunks::parses)
     }
 
     /// True if `candidate` has at most the allowed number of syntax errors.
     pub fn accepts(&self, candidate: &[u8]) -> bool {
+        if let Some(chunks) = &self.chunks {
+            let errors = chunks.errors(candidate);
+            self.incremental.fetch_add(1, Ordering::Relaxed);
+            if let Some(allowed) = self.chunk_allowed {
+                return errors <= allowed;
+            }
+            if errors == 0 {
+                return true;
+            }
+            self.fresh.fetch_add(1, Ordering::Relaxed);
+            return parse_counting(self.lang, candidate).0 <= self.allowed;
+        }
         if let Some(base) = self.base() {
             if let Some(tree) = self.reparse(&base, candidate) {
                 if error_nodes(&tree) == 0 {
@@ -122,6 +173,9 @@ impl SyntaxFilter {
     /// the previous text where that is believed) and keep its tree if it has no errors. A
     /// candidate the filter accepted lately is not parsed again.
     pub fn rebase(&self, text: &[u8]) {
+        if self.chunks.is_some() {
+            return;
+        }
         if let Some(tree) = self.accepted_tree(text) {
             self.set_base(text, Some(tree));
             return;
@@ -159,6 +213,9 @@ impl SyntaxFilter {
     /// ([`crate::RTree::build_parsed`]): the text is not parsed again.
     pub fn rebase_parsed(&self, text: &[u8], parse: crate::Parse) {
         self.fresh.fetch_add(1, Ordering::Relaxed);
+        if self.chunks.is_some() {
+            return;
+        }
         let tree = Some(parse.0).filter(|t| error_nodes(t) == 0);
         self.set_base(text, tree);
     }
@@ -168,7 +225,8 @@ impl SyntaxFilter {
         self.fresh.load(Ordering::Relaxed)
     }
 
-    /// Incremental parses so far.
+    /// Incremental parses so far (for a language with chunks: candidates screened item by
+    /// item).
     pub fn incremental_parses(&self) -> u64 {
         self.incremental.load(Ordering::Relaxed)
     }
@@ -284,19 +342,19 @@ mod tests {
 
     #[test]
     fn edits_span_the_changed_region_with_rows_and_columns() {
-        let text = b"int a;\nint bb;\nint c;\n".to_vec();
+        let text = b"let a;\nlet bb;\nlet c;\n".to_vec();
         let base = Base {
             lines: line_starts(&text),
-            tree: parse_from(Lang::C, &text, None).unwrap(),
+            tree: parse_from(Lang::JavaScript, &text, None).unwrap(),
             text,
         };
-        let e = edit_between(&base, b"int a;\nint c;\n");
+        let e = edit_between(&base, b"let a;\nlet c;\n");
         assert_eq!((e.start_byte, e.old_end_byte, e.new_end_byte), (11, 19, 11));
         assert_eq!(e.start_position, Point::new(1, 4));
         assert_eq!(e.old_end_position, Point::new(2, 4));
         assert_eq!(e.new_end_position, Point::new(1, 4));
-        let e = edit_between(&base, b"int a;\nint x;\n\nint bb;\nint c;\n");
-        // "x;\n\nint " inserted before "bb;".
+        let e = edit_between(&base, b"let a;\nlet x;\n\nlet bb;\nlet c;\n");
+        // "x;\n\nlet " inserted before "bb;".
         assert_eq!((e.start_byte, e.old_end_byte, e.new_end_byte), (11, 11, 19));
         assert_eq!(e.new_end_position, Point::new(3, 4));
         let e = edit_between(&base, &base.text.clone());
@@ -309,18 +367,18 @@ mod tests {
     fn a_small_edit_of_a_large_text_is_parsed_incrementally_with_the_fresh_verdict() {
         let mut text = String::new();
         for i in 0..400 {
-            text.push_str(&format!("int f{i}(int x) {{ return x + {i}; }}\n"));
+            text.push_str(&format!("function f{i}(x) {{ return x + {i}; }}\n"));
         }
-        let filter = SyntaxFilter::new(Lang::C, 0);
+        let filter = SyntaxFilter::new(Lang::JavaScript, 0);
         filter.rebase(text.as_bytes());
         assert_eq!(filter.fresh_parses(), 1);
-        let good = text.replacen("int f200(int x) { return x + 200; }\n", "", 1);
+        let good = text.replacen("function f200(x) { return x + 200; }\n", "", 1);
         let bad = text.replacen("return x + 200;", "return x + ;", 1);
         assert!(filter.accepts(good.as_bytes()));
         // Believed without a parse from scratch.
         assert_eq!(filter.fresh_parses(), 1);
         assert!(!filter.accepts(bad.as_bytes()));
-        assert_eq!(count_errors(Lang::C, bad.as_bytes()), 1);
+        assert_eq!(count_errors(Lang::JavaScript, bad.as_bytes()), 1);
         // Errors are always confirmed from scratch.
         assert_eq!(filter.fresh_parses(), 2);
         assert_eq!(filter.incremental_parses(), 2);
@@ -333,11 +391,11 @@ mod tests {
     #[test]
     fn rebasing_on_a_candidate_it_accepted_parses_nothing() {
         let text: String = (0..200)
-            .map(|i| format!("int f{i}(int x) {{ return x + {i}; }}\n"))
+            .map(|i| format!("function f{i}(x) {{ return x + {i}; }}\n"))
             .collect();
-        let filter = SyntaxFilter::new(Lang::C, 0);
+        let filter = SyntaxFilter::new(Lang::JavaScript, 0);
         filter.rebase(text.as_bytes());
-        let good = text.replacen("int f100(int x) { return x + 100; }\n", "", 1);
+        let good = text.replacen("function f100(x) { return x + 100; }\n", "", 1);
         assert!(filter.accepts(good.as_bytes()));
         assert_eq!((filter.fresh_parses(), filter.incremental_parses()), (1, 1));
         filter.rebase(good.as_bytes());
@@ -346,7 +404,7 @@ mod tests {
         // verdicts of parses from scratch.
         let bad = good.replacen("return x + 150;", "return x + ;", 1);
         assert!(!filter.accepts(bad.as_bytes()));
-        let smaller = good.replacen("int f150(int x) { return x + 150; }\n", "", 1);
+        let smaller = good.replacen("function f150(x) { return x + 150; }\n", "", 1);
         assert!(filter.accepts(smaller.as_bytes()));
         assert_eq!((filter.fresh_parses(), filter.incremental_parses()), (2, 3));
         // A text it did not accept (with errors) is parsed.
@@ -354,7 +412,7 @@ mod tests {
         assert_eq!((filter.fresh_parses(), filter.incremental_parses()), (3, 4));
         // Accepted candidates beyond the byte budget are not kept.
         let large: String = (0..ACCEPTED_BYTES / 30)
-            .map(|i| format!("int g{i}(int x) {{ return x; }}\n"))
+            .map(|i| format!("function g{i}(x) {{ return x; }}\n"))
             .collect();
         assert!(large.len() > ACCEPTED_BYTES);
         assert!(filter.accepts(large.as_bytes()));
@@ -365,37 +423,37 @@ mod tests {
 
     #[test]
     fn a_filter_starts_from_the_parse_its_tree_was_built_from() {
-        let text = b"int f(int x) { return x; }\nint g;\n";
-        let (tree, parse) = crate::RTree::build_parsed(Lang::C, text).unwrap();
+        let text = b"function f(x) { return x; }\nlet g;\n";
+        let (tree, parse) = crate::RTree::build_parsed(Lang::JavaScript, text).unwrap();
         assert_eq!(tree.unparse(), text);
-        let filter = SyntaxFilter::new(Lang::C, 0);
+        let filter = SyntaxFilter::new(Lang::JavaScript, 0);
         filter.rebase_parsed(text, parse);
         // The tree's parse counts as the first parse from scratch; an edit of it is then
         // parsed incrementally against it.
         assert_eq!(filter.fresh_parses(), 1);
-        assert!(filter.accepts(b"int f(int x) { return x; }\n"));
+        assert!(filter.accepts(b"function f(x) { return x; }\n"));
         assert_eq!((filter.fresh_parses(), filter.incremental_parses()), (1, 1));
-        assert!(!filter.accepts(b"int f(int x) { return x + ; }\nint g;\n"));
+        assert!(!filter.accepts(b"function f(x) { return x + ; }\nlet g;\n"));
         // A parse with errors is no base: every candidate is parsed from scratch.
-        let (_, parse) = crate::RTree::build_parsed(Lang::C, b"int x = ;").unwrap();
-        let filter = SyntaxFilter::new(Lang::C, 1);
-        filter.rebase_parsed(b"int x = ;", parse);
-        assert!(filter.accepts(b"int x = ;\nint y;"));
+        let (_, parse) = crate::RTree::build_parsed(Lang::JavaScript, b"let x = ;").unwrap();
+        let filter = SyntaxFilter::new(Lang::JavaScript, 1);
+        filter.rebase_parsed(b"let x = ;", parse);
+        assert!(filter.accepts(b"let x = ;\nlet y;"));
         assert_eq!((filter.fresh_parses(), filter.incremental_parses()), (2, 0));
     }
 
     #[test]
     fn a_candidate_that_removes_most_of_the_text_is_parsed_from_scratch() {
         let text: String = (0..200)
-            .map(|i| format!("int f{i}(int x) {{ return x + {i}; }}\n"))
+            .map(|i| format!("function f{i}(x) {{ return x + {i}; }}\n"))
             .collect();
-        let filter = SyntaxFilter::new(Lang::C, 0);
+        let filter = SyntaxFilter::new(Lang::JavaScript, 0);
         filter.rebase(text.as_bytes());
         let (fresh, incremental) = (filter.fresh_parses(), filter.incremental_parses());
         // One function kept of 200: the edit removes far more than is left.
-        let kept = "int f7(int x) { return x + 7; }\n";
+        let kept = "function f7(x) { return x + 7; }\n";
         assert!(filter.accepts(kept.as_bytes()));
-        assert!(!filter.accepts(b"int f7(int x) { return x + ; }\n"));
+        assert!(!filter.accepts(b"function f7(x) { return x + ; }\n"));
         assert_eq!(filter.fresh_parses(), fresh + 2);
         assert_eq!(filter.incremental_parses(), incremental);
         // Two fifths of it removed: still incremental.
@@ -407,10 +465,10 @@ mod tests {
 
     #[test]
     fn with_errors_in_the_text_every_candidate_is_parsed_from_scratch() {
-        let filter = SyntaxFilter::new(Lang::C, 1);
-        filter.rebase(b"int x = ;\nint y;\n");
-        assert!(filter.accepts(b"int x = ;\n"));
-        assert!(!filter.accepts(b"int x = ;\nint y = ;\n"));
+        let filter = SyntaxFilter::new(Lang::JavaScript, 1);
+        filter.rebase(b"let x = ;\nlet y;\n");
+        assert!(filter.accepts(b"let x = ;\n"));
+        assert!(!filter.accepts(b"let x = ;\nlet y = ;\n"));
         assert_eq!(filter.incremental_parses(), 0);
         assert_eq!(filter.fresh_parses(), 3);
         // A language without a grammar counts no errors.

@@ -46,6 +46,93 @@ struct PassSpec {
     pub merges: Vec<MergeSpec>,
     #[serde(default)]
     constants: BTreeMap<String, String>,
+    #[serde(default)]
+    chunks: Option<ChunkSpec>,
+    #[serde(default)]
+    pub strips: Vec<StripSpec>,
+    #[serde(default)]
+    pub drops: Vec<DropSpec>,
+    #[serde(default)]
+    pub unnests: Vec<UnnestSpec>,
+    #[serde(default)]
+    pub templates: Option<TemplateSpec>,
+}
+
+/// `[templates]`: template declarations (a node of `kind` with its parameter list in field
+/// `parameters`) and their uses (nodes of `uses`: the template's name in field `name`, the
+/// arguments in field `arguments`), for the `templates` pass. A template's name is the one
+/// token at the first path of `names` that leads to one (`class_specifier.name`).
+/// A parameter's name is its last identifier before its `=`; where a removed parameter is
+/// used, its uses become the argument every use of the template gives it, else its default,
+/// else `value` for a parameter of `value_kinds` and `type` for any other.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct TemplateSpec {
+    pub kind: String,
+    pub parameters: String,
+    pub names: Vec<String>,
+    pub uses: Vec<String>,
+    pub name: String,
+    pub arguments: String,
+    pub r#type: String,
+    pub value: String,
+    #[serde(default)]
+    pub value_kinds: Vec<String>,
+}
+
+/// `[[unnests]]`: the nodes of `kind` with one name (the text of field `name`) opened up
+/// together, each replaced by its `body`'s text without its first and last child (braces),
+/// every node whose field `scope` is that name (`N::x`) without it and the `::` after it,
+/// and every node of `uses` that names it (`using namespace N;`) removed (C++'s namespaces).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct UnnestSpec {
+    pub kind: String,
+    pub name: String,
+    pub body: String,
+    pub scope: String,
+    #[serde(default)]
+    pub uses: Vec<String>,
+}
+
+/// `[[drops]]`: a node of `kind` without some of its children, as a rewrite (C++'s default
+/// argument: `int a = 3` -> `int a`; a class without its base classes). A path names
+/// children of the node (a field, a named kind, or an anonymous token's text), and
+/// `step/child` their children in turn. With `first`, the node's first token becomes that
+/// text (`class` -> `struct`, whose members are public without `public:`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct DropSpec {
+    pub kind: String,
+    pub drop: Vec<String>,
+    #[serde(default)]
+    pub first: Option<String>,
+}
+
+/// `[[strips]]`: a token removed everywhere (the `strip` pass), with the brackets that go
+/// with it: the group it opens (`[[ ... ]]`), or else the bracketed group right after it
+/// (`__attribute__ ((...))`, `noexcept(...)`), if any.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct StripSpec {
+    pub token: String,
+    /// Also tried before the first tree phase, with the other early ones, in one candidate
+    /// (what the grammar does not parse: the tree of the first phase is better without).
+    #[serde(default)]
+    pub early: bool,
+}
+
+/// `[chunks]`: the syntax filter parses a text of the language item by item (see
+/// `filter/chunks.rs`). A `{` whose item, closed right there, ends in a node of `bodies` (or
+/// of `blocks` that is an item of the file by itself) opens a level whose items are split
+/// again (C++'s namespace bodies).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ChunkSpec {
+    #[serde(default)]
+    pub bodies: Vec<String>,
+    #[serde(default)]
+    pub blocks: Vec<String>,
 }
 
 /// `[bindings]`: how a call binds parameters when a function's body takes its place.
@@ -180,25 +267,39 @@ pub(crate) struct Rewrite {
 }
 
 /// `{field}` placeholders and the text between them; `None` for an unbalanced brace.
+/// `{{` and `}}` stand for a brace of the text (`{{}}`: an empty block).
 fn template_pieces(template: &str) -> Option<Vec<Piece>> {
     let mut pieces = Vec::new();
+    let mut text = String::new();
     let mut rest = template;
-    while let Some(open) = rest.find('{') {
-        if open > 0 {
-            pieces.push(Piece::Text(rest[..open].to_string()));
+    while let Some(at) = rest.find(['{', '}']) {
+        text.push_str(&rest[..at]);
+        rest = &rest[at..];
+        for brace in ["{{", "}}"] {
+            if let Some(r) = rest.strip_prefix(brace) {
+                text.push_str(&brace[1..]);
+                rest = r;
+            }
         }
-        let close = rest[open..].find('}')? + open;
-        pieces.push(match &rest[open + 1..close] {
+        if rest.starts_with('}') {
+            return None;
+        }
+        if !rest.starts_with('{') || rest.starts_with("{{") {
+            continue;
+        }
+        let close = rest.find('}')?;
+        if !text.is_empty() {
+            pieces.push(Piece::Text(std::mem::take(&mut text)));
+        }
+        pieces.push(match &rest[1..close] {
             ".." => Piece::Inner,
             field => Piece::Field(field.to_string()),
         });
         rest = &rest[close + 1..];
     }
-    if rest.contains('}') {
-        return None;
-    }
-    if !rest.is_empty() {
-        pieces.push(Piece::Text(rest.to_string()));
+    text.push_str(rest);
+    if !text.is_empty() {
+        pieces.push(Piece::Text(text));
     }
     Some(pieces)
 }
@@ -267,6 +368,16 @@ pub(crate) struct PassData {
     pub merges: Vec<MergeSpec>,
     /// Sub-tree replacement's texts from outside the file: (node kind it parses as, text).
     pub constants: Vec<(String, Vec<u8>)>,
+    /// How the syntax filter splits a text into items (`[chunks]`), if it may.
+    pub chunks: Option<ChunkSpec>,
+    /// Tokens the `strip` pass removes (`[[strips]]`).
+    pub strips: Vec<StripSpec>,
+    /// Children dropped from nodes, as rewrites (`[[drops]]`).
+    pub drops: Vec<DropSpec>,
+    /// Scopes opened up with their qualifiers (`[[unnests]]`).
+    pub unnests: Vec<UnnestSpec>,
+    /// Template declarations and their uses (`[templates]`).
+    pub templates: Option<TemplateSpec>,
 }
 
 impl PassData {
@@ -403,6 +514,44 @@ impl PassData {
             step(&m.declarator)?;
         }
         data.merges = spec.merges;
+        if let Some(c) = &spec.chunks {
+            for k in c.bodies.iter().chain(&c.blocks) {
+                named_kind(k)?;
+            }
+        }
+        data.chunks = spec.chunks;
+        data.strips = spec.strips;
+        for d in &spec.drops {
+            named_kind(&d.kind)?;
+        }
+        data.drops = spec.drops;
+        for u in &spec.unnests {
+            named_kind(&u.kind)?;
+            for f in [&u.name, &u.body, &u.scope] {
+                field(f)?;
+            }
+            for k in &u.uses {
+                named_kind(k)?;
+            }
+        }
+        data.unnests = spec.unnests;
+        if let Some(t) = &spec.templates {
+            for k in std::iter::once(&t.kind)
+                .chain(&t.uses)
+                .chain(&t.value_kinds)
+            {
+                named_kind(k)?;
+            }
+            for f in [&t.parameters, &t.name, &t.arguments] {
+                field(f)?;
+            }
+            for path in &t.names {
+                for f in path.split('.') {
+                    step(f)?;
+                }
+            }
+        }
+        data.templates = spec.templates;
         for (k, text) in spec.constants {
             named_kind(&k)?;
             data.constants.push((k, text.into_bytes()));
@@ -453,6 +602,11 @@ mod tests {
         assert!(template_pieces("{a").is_none());
         assert!(template_pieces("a}").is_none());
         assert_eq!(template_pieces("{..}").unwrap(), [Piece::Inner]);
+        assert_eq!(template_pieces("{{}}").unwrap(), [Piece::Text("{}".into())]);
+        assert_eq!(
+            template_pieces("{a} {{x}}").unwrap(),
+            [Piece::Field("a".into()), Piece::Text(" {x}".into())]
+        );
     }
 
     #[test]

@@ -154,7 +154,7 @@ impl Reduction {
             (Some(tree), Some(parse)) if !self.args.no_syntax_filter => {
                 // Resumed: as many errors as the original input had, as in the first run.
                 let allowed = tree.error_count().max(self.input_errors());
-                let filter = SyntaxFilter::new(self.plan.lang, allowed);
+                let filter = SyntaxFilter::for_input(self.plan.lang, &self.input, allowed);
                 // The tree's own parse of the start: not parsed again.
                 filter.rebase_parsed(&self.start, parse);
                 let filter = Arc::new(filter);

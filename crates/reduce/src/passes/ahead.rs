@@ -8,8 +8,8 @@ use treedd_tree::Facts;
 
 use super::splice::{apply, keeping, Splice};
 use super::{
-    inline, inline_calls, literals, params, rename, replace_ids, rewrite, subtrees, tokens, Make,
-    Pass, Passes,
+    inline, inline_calls, literals, params, rename, replace_ids, rewrite, strip, subtrees, tokens,
+    Make, Pass, Passes,
 };
 
 impl Passes<'_> {
@@ -49,6 +49,12 @@ impl Passes<'_> {
     /// `limit` candidates.
     fn all_fail(&self, pass: Pass, facts: &Facts, limit: usize, out: &mut Vec<Vec<u8>>) {
         let make: Make = match pass {
+            Pass::Strip => {
+                for k in 0..facts.strips.len() {
+                    self.keep_minimal_all_fail(&strip::units(facts, k), limit, out);
+                }
+                return;
+            }
             Pass::Literals => {
                 self.keep_minimal_all_fail(&literals::units(facts), limit, out);
                 literals::replacements

@@ -1,6 +1,7 @@
 //! Transformation passes beyond deletion. Each pass either shrinks the text
 //! directly or opens new deletions to the next round of the tree algorithm:
 //!
+//! - `strip` ([`strip`]): annotations and specifiers removed (C-Vise);
 //! - `literals` ([`literals`]): number, string and character literals shortened;
 //! - `inline` ([`inline`]): definitions inlined into their uses (C-Reduce, C-Vise);
 //! - `inline-calls` ([`inline_calls`]): calls replaced by the function's body (C-Reduce);
@@ -44,6 +45,7 @@ use crate::{DdminOptions, Judge};
 /// A transformation pass. [`Pass::ALL`] is also the order in which a round runs them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Pass {
+    Strip,
     Literals,
     Inline,
     InlineCalls,
@@ -59,7 +61,8 @@ impl Pass {
     /// Every pass, in the order a round runs them: identifier replacement before renaming
     /// (while names are long, `int32_t` -> `int` shortens the text; after renaming it would
     /// lengthen it), token search last, as in Vulcan.
-    pub const ALL: [Pass; 9] = [
+    pub const ALL: [Pass; 10] = [
+        Pass::Strip,
         Pass::Literals,
         Pass::Inline,
         Pass::InlineCalls,
@@ -74,6 +77,7 @@ impl Pass {
     /// The name used by `--passes` and in `--stats`.
     pub fn name(self) -> &'static str {
         match self {
+            Pass::Strip => "strip",
             Pass::Literals => "literals",
             Pass::Inline => "inline",
             Pass::InlineCalls => "inline-calls",
@@ -162,6 +166,7 @@ impl<'a> Passes<'a> {
     pub fn run(&mut self, pass: Pass) -> u64 {
         self.accepted = 0;
         match pass {
+            Pass::Strip => self.strip(),
             Pass::Literals => self.literals(),
             Pass::Inline => self.sequence(pass, inline::candidates),
             Pass::InlineCalls => self.sequence(pass, inline_calls::candidates),
@@ -262,6 +267,7 @@ mod rename;
 mod replace_ids;
 mod rewrite;
 mod splice;
+mod strip;
 mod subtrees;
 #[cfg(test)]
 mod tests;

@@ -1,7 +1,10 @@
 //! `rewrite`: grammar-data rewrites such as C's `if (c) s` to `(c);` (C-Reduce's
 //! `simplify-if`), from `[[rewrites]]` in passes.toml, GNU C's statement expressions opened
-//! up (`[[unwraps]]`), and declarations merged into earlier ones (`[[merges]]`: C-Reduce's
-//! combine-local-var, combine-global-var and local-to-global).
+//! up (`[[unwraps]]`), declarations merged into earlier ones (`[[merges]]`: C-Reduce's
+//! combine-local-var, combine-global-var and local-to-global), scopes opened up with their
+//! qualifiers (`[[unnests]]`: C-Vise's remove-namespace) and template parameters removed with
+//! their arguments (`[templates]`: C-Vise's remove-unused-template-param and
+//! instantiate-template-param).
 
 use std::ops::Range;
 
@@ -15,7 +18,8 @@ use super::splice::{shorter_only, Splice};
 /// Reduction with the Missing Piece of Syntax-Guided Transformations", OOPSLA 2025), there
 /// derived from the grammar, here written per language as data.
 /// Then the unwraps from `[[unwraps]]` (GNU C's statement expressions, which `inline-calls`
-/// writes, opened up: `if (({int b = x; b + 1;})) s` -> `int b = x; if (b + 1) s`).
+/// writes, opened up: `if (({int b = x; b + 1;})) s` -> `int b = x; if (b + 1) s`), the
+/// merges, the unnests and the template parameters, each one candidate.
 pub(super) fn candidates(text: &[u8], _lang: Lang, facts: &Facts) -> Vec<Vec<Splice>> {
     let rewrites = facts
         .rewrites
@@ -26,5 +30,15 @@ pub(super) fn candidates(text: &[u8], _lang: Lang, facts: &Facts) -> Vec<Vec<Spl
     };
     let unwraps = facts.unwraps.iter().map(|u| edits(u));
     let merges = facts.merges.iter().map(|m| edits(m));
-    shorter_only(text, rewrites.chain(unwraps).chain(merges).collect())
+    let unnests = facts.unnests.iter().map(|u| edits(u));
+    let templates = facts.templates.iter().map(|t| edits(t));
+    shorter_only(
+        text,
+        rewrites
+            .chain(unwraps)
+            .chain(merges)
+            .chain(unnests)
+            .chain(templates)
+            .collect(),
+    )
 }

@@ -1,0 +1,154 @@
+//! The C++ transformations of grammars/cpp/passes.toml, each end to end with g++ as the
+//! oracle: the reduced program still compiles and prints 42, the transformation took place
+//! (its pass accepted a candidate), and what the program needs stays.
+
+use crate::util::{is_interesting, Dir};
+
+/// A C++ program that must still print 42 when compiled with g++ and run.
+const PRINTS_42: &str = r#"case "$1" in /*) b="$1.bin" ;; *) b="./$1.bin" ;; esac
+g++ -std=c++17 -w -o "$b" -x c++ "$1" 2>/dev/null || exit 1
+out=$("$b"); rm -f "$b"
+[ "$out" = 42 ]"#;
+
+/// Reduce `text` as `file` with only `passes` (and the tree phase); returns the output and
+/// the candidates each pass named in `counted` accepted, summed.
+fn reduce(file: &str, text: &str, passes: &str, counted: &[&str]) -> (String, u64) {
+    let d = Dir::new();
+    d.write(file, text);
+    let oracle = d.script("oracle.sh", PRINTS_42);
+    assert!(is_interesting(&oracle, file, text.as_bytes()), "{text}");
+    let args = [
+        "--test",
+        "oracle.sh",
+        "--passes",
+        passes,
+        "--stats",
+        "s.json",
+        "-q",
+        file,
+    ];
+    d.run(&args).expect_code(0);
+    let stem = file.strip_suffix(".cpp").unwrap();
+    let out = d.read_string(&format!("{stem}.reduced.cpp"));
+    assert!(is_interesting(&oracle, file, out.as_bytes()), "{out}");
+    let s = d.stats("s.json");
+    let accepted = s["rounds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| counted.iter().any(|p| r["pass"] == *p))
+        .map(|r| r["accepted"].as_u64().unwrap())
+        .sum();
+    (out, accepted)
+}
+
+#[test]
+fn cpp_attributes_and_specifiers_stripped_where_the_program_allows() {
+    let (out, accepted) = reduce(
+        "strip.cpp",
+        "#include <cstdio>\n\
+         template <int N> struct Size { static const int value = N; };\n\
+         constexpr int forty = 40;\n\
+         static inline __attribute__((unused)) int two() noexcept { return 2; }\n\
+         [[nodiscard]] inline constexpr int add(int a, int b) noexcept(true) { return a + b; }\n\
+         int main() { std::printf(\"%d\\n\", add(Size<forty>::value, two())); return 0; }\n",
+        "strip",
+        &["strip", "strip (early)"],
+    );
+    assert!(accepted >= 1, "{out}");
+    for gone in [
+        "__attribute__",
+        "[[",
+        "noexcept",
+        "inline",
+        "constexpr int add",
+    ] {
+        assert!(!out.contains(gone), "{gone} left in\n{out}");
+    }
+    // A template argument must be a constant: g++ demands `constexpr` on `forty` and
+    // `static` on the member it reads through the class.
+    assert!(out.contains("constexpr int forty"), "{out}");
+    assert!(out.contains("static const int value"), "{out}");
+}
+
+#[test]
+fn cpp_namespace_level_removed_with_its_qualifiers() {
+    let (out, accepted) = reduce(
+        "ns.cpp",
+        "#include <cstdio>\n\
+         namespace outer_space {\n\
+         int forty_two() { return 42; }\n\
+         }\n\
+         int main() { std::printf(\"%d\\n\", outer_space::forty_two()); return 0; }\n",
+        "rewrite",
+        &["rewrite"],
+    );
+    assert!(accepted >= 1, "{out}");
+    assert!(
+        !out.contains("namespace") && !out.contains("outer_space"),
+        "{out}"
+    );
+    assert!(out.contains("forty_two()"), "{out}");
+}
+
+#[test]
+fn cpp_base_class_initializers_defaults_and_access_dropped() {
+    let (out, accepted) = reduce(
+        "drops.cpp",
+        "#include <cstdio>\n\
+         struct Base { int unused_member; };\n\
+         class Widget : public Base {\n\
+         public:\n\
+         \x20 Widget() : count(1) { count = 40; }\n\
+         \x20 int total(int extra = 7) { return count + extra; }\n\
+         \x20 int count = 5;\n\
+         };\n\
+         int main() { Widget w; std::printf(\"%d\\n\", w.total(2)); return 0; }\n",
+        "rewrite",
+        &["rewrite"],
+    );
+    assert!(accepted >= 3, "{out}");
+    // Base class, ctor-initializer, default argument, default member initializer, `class`
+    // and `public:` gone; `struct` keeps the members public.
+    for gone in ["Base", "count(1)", "= 7", "= 5", "class", "public"] {
+        assert!(!out.contains(gone), "{gone} left in\n{out}");
+    }
+    assert!(out.contains("struct Widget"), "{out}");
+}
+
+#[test]
+fn cpp_template_parameters_removed_with_their_arguments() {
+    let (out, accepted) = reduce(
+        "tmpl.cpp",
+        "#include <cstdio>\n\
+         template <typename Value, int Unused> struct Holder { Value v; Value get() { return v; } };\n\
+         int main() { Holder<int, 3> h{42}; std::printf(\"%d\\n\", h.get()); return 0; }\n",
+        "rewrite",
+        &["rewrite"],
+    );
+    assert!(accepted >= 2, "{out}");
+    // `Unused` removed with its argument, then `Value` instantiated as the `int` every use
+    // gives it, and the template became a plain class.
+    for gone in ["template", "Unused", "Value", "Holder<"] {
+        assert!(!out.contains(gone), "{gone} left in\n{out}");
+    }
+    assert!(out.contains("int v;"), "{out}");
+}
+
+#[test]
+fn cpp_aliases_and_typedefs_inlined_into_their_uses() {
+    let (out, accepted) = reduce(
+        "alias.cpp",
+        "#include <cstdio>\n\
+         using number_type = int;\n\
+         typedef number_type count_type;\n\
+         int main() { count_type n = 42; std::printf(\"%d\\n\", n); return 0; }\n",
+        "inline",
+        &["inline"],
+    );
+    assert!(accepted >= 2, "{out}");
+    assert!(
+        !out.contains("number_type") && !out.contains("count_type"),
+        "{out}"
+    );
+}
