@@ -3,6 +3,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use treedd_reduce::{TraversalOrder, TreeConfig};
 use treedd_tree::Lang;
 
 use super::{preset_defaults, Plan};
@@ -52,9 +53,29 @@ pub(crate) fn plan(args: &Args, tree: TreeInput) -> anyhow::Result<Plan> {
         let (a, h) = preset_defaults(preset);
         (args.algorithm.unwrap_or(a), args.hoist.unwrap_or(h))
     };
+    // Every file is reduced with the list minimizer and HDDr work order of one input file.
+    let preset_config = TreeConfig::preset(preset.name()).unwrap_or_default();
+    let minimizer = args
+        .list_minimizer
+        .map_or(preset_config.ddmin.minimizer, |m| m.value());
+    let recursive = matches!(algorithm, Algorithm::Hddr | Algorithm::CoarseHddr);
+    let order = match args.order {
+        Some(o) if !recursive && o.value() != TraversalOrder::BreadthFirst => {
+            return Err(conflict(&format!(
+                "--order {} orders HDDr's work list, but the algorithm is {}",
+                o.value().name(),
+                algorithm.name()
+            )));
+        }
+        Some(o) => o.value(),
+        None if recursive => preset_config.order,
+        None => TraversalOrder::BreadthFirst,
+    };
     let output = args.output.clone().unwrap_or_else(|| tree.default_output());
     check_paths(&tree, &output, args.stats.as_deref())?;
     Ok(Plan {
+        order,
+        minimizer,
         lang: Lang::Text,
         algorithm,
         hoist,

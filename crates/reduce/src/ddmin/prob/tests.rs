@@ -330,10 +330,7 @@ fn wprobdd_follows_the_reference_test() {
     };
     let mut state = State::new(5, Some(&W5_WEIGHTS), &opts);
     state.threshold = 1.0;
-    loop {
-        let Some(deletion) = state.next_deletion() else {
-            break;
-        };
+    while let Some(deletion) = state.next_deletion() {
         let rest = state.without(&deletion);
         if !rest.is_empty() && test(&rest) {
             state.succeed(&deletion);
