@@ -13,6 +13,7 @@ mod filter;
 mod flatten;
 mod fuzz;
 mod glue;
+mod inject;
 mod lang;
 mod loader;
 mod parse;

@@ -25,7 +25,7 @@
 
 use crate::flatten::{self, Item};
 use crate::lang::{KindId, LangData};
-use crate::raw::Raw;
+use crate::raw::{Langed, Raw};
 use crate::{parse, squeeze, Error, Lang};
 
 /// A node of a reduction tree. Index into the tree's arena.
@@ -93,6 +93,9 @@ struct Node {
     /// Kind of the innermost node of a squeezed chain (== kind if not squeezed).
     inner: KindId,
     flags: u16,
+    /// The node's language: an index into [`RTree::langs`] (0: the text's; others: islands',
+    /// see `inject.rs`). `kind` and `inner` are kinds of that language.
+    lang: u8,
     /// Tokens: prefix start, text start, text end. Rules: pre == start, byte range.
     pre: u32,
     start: u32,
@@ -106,8 +109,8 @@ struct Node {
 /// reduction (pruned nodes, hoisted nodes).
 #[derive(Clone)]
 pub struct RTree {
-    lang: Lang,
-    data: &'static LangData,
+    /// The text's language first, then the languages of its islands.
+    langs: Vec<Langed>,
     src: Vec<u8>,
     nodes: Vec<Node>,
     kids: Vec<NodeId>,
@@ -144,16 +147,28 @@ impl RTree {
             return Err(Error::TooLarge(src.len()));
         }
         let ts_tree = parse::parse(lang, src)?;
-        let errors = parse::error_nodes(&ts_tree);
-        let callees = if data.passes.declare_before_use {
-            crate::facts::callee_starts(&data.passes, &ts_tree)
-        } else {
-            Default::default()
-        };
-        let raw = Raw::new(data, &ts_tree, src);
+        let islands = crate::inject::islands(lang, &ts_tree, src);
+        let mut langs: Vec<Langed> = vec![(lang, data)];
+        let mut errors = parse::error_nodes(&ts_tree);
+        let mut callees = std::collections::HashMap::new();
+        // The text's tree and its islands' (the built-in languages are fewer than 256).
+        let mut trees = vec![(data, &ts_tree, &islands)];
+        while let Some((d, t, below)) = trees.pop() {
+            if d.passes.declare_before_use {
+                callees.extend(crate::facts::callee_starts(&d.passes, t));
+            }
+            for island in below {
+                let d = island.lang.data()?;
+                if !langs.iter().any(|x| x.0 == island.lang) {
+                    langs.push((island.lang, d));
+                }
+                errors += parse::error_nodes(&island.tree);
+                trees.push((d, &island.tree, &island.islands));
+            }
+        }
+        let raw = Raw::new(&langs, &ts_tree, &islands, src);
         let mut tree = RTree {
-            lang,
-            data,
+            langs,
             src: src.to_vec(),
             nodes: Vec::with_capacity(raw.len()),
             kids: Vec::with_capacity(raw.len()),
@@ -186,12 +201,15 @@ impl RTree {
             let mut node = match task {
                 Task::Raw(r0, optional) => {
                     let outer = raw.kind[r0 as usize];
-                    let outer_named = self.data.is_named(outer);
+                    let lang = raw.lang[r0 as usize];
+                    let data = self.langs[lang as usize].1;
+                    let outer_named = data.is_named(outer);
                     let r = squeeze::squeeze(raw, r0);
                     let ru = r as usize;
                     let mut node = Node {
                         kind: outer,
                         inner: raw.kind[ru],
+                        lang,
                         flags: if optional { OPTIONAL } else { 0 }
                             | if raw.fixed[r0 as usize] { FIXED } else { 0 }
                             | if raw.extra[ru] { EXTRA } else { 0 },
@@ -214,7 +232,7 @@ impl RTree {
                                 node.flags |= SEPARATOR;
                             }
                         }
-                    } else if !flatten::chain(raw, self.data, r, &mut items, &mut scratch) {
+                    } else if !flatten::chain(raw, data, r, &mut items, &mut scratch) {
                         items.extend(
                             raw.kids(r)
                                 .iter()
@@ -235,6 +253,7 @@ impl RTree {
                     Node {
                         kind,
                         inner: kind,
+                        lang: raw.lang[first],
                         flags: OPTIONAL,
                         pre: raw.start[first],
                         start: raw.start[first],
@@ -301,8 +320,18 @@ impl RTree {
         }
     }
 
+    /// The language of the text the tree was built from.
     pub fn lang(&self) -> Lang {
-        self.lang
+        self.langs[0].0
+    }
+    /// The language of a node: the text's, or that of the island it is in (`<script>`'s
+    /// JavaScript in an HTML document).
+    pub fn lang_of(&self, n: NodeId) -> Lang {
+        self.langs[self.node(n).lang as usize].0
+    }
+    /// The grammar data of a node's language.
+    fn data(&self, n: NodeId) -> &'static LangData {
+        self.langs[self.node(n).lang as usize].1
     }
     /// The root of the current tree.
     pub fn root(&self) -> NodeId {
@@ -316,11 +345,11 @@ impl RTree {
     /// have the kind of the outermost node of the chain; the groups of a flattened chain
     /// have kind `<kind>/tail`.
     pub fn kind(&self, n: NodeId) -> &str {
-        &self.data.names[self.node(n).kind as usize]
+        &self.data(n).names[self.node(n).kind as usize]
     }
     /// The kind of the innermost node of a squeezed chain (== `kind` when not squeezed).
     pub fn inner_kind(&self, n: NodeId) -> &str {
-        &self.data.names[self.node(n).inner as usize]
+        &self.data(n).names[self.node(n).inner as usize]
     }
     /// Parent in the current tree (after hoisting), None for the root.
     pub fn parent(&self, n: NodeId) -> Option<NodeId> {
@@ -367,28 +396,31 @@ impl RTree {
     /// A node whose names are not visible outside it (`local_scopes` of passes.toml: C's
     /// blocks and parameter lists).
     pub fn is_local_scope(&self, n: NodeId) -> bool {
-        let scopes = &self.data.passes.local_scopes;
+        let scopes = &self.data(n).passes.local_scopes;
         !scopes.is_empty() && (scopes.contains(self.kind(n)) || scopes.contains(self.inner_kind(n)))
     }
     /// Number the identifier tokens' spellings and mark their first occurrences, and the
     /// callees among them (tokens starting at a byte of `callees`, with whether their call
     /// is a statement alone).
     fn name_identifiers(&mut self, callees: &std::collections::HashMap<usize, bool>) {
-        if !self.data.passes.declare_before_use {
+        if !self.langs.iter().any(|l| l.1.passes.declare_before_use) {
             return;
         }
-        let identifiers = &self.data.passes.identifiers;
         let mut ids: std::collections::HashMap<&[u8], u32> = std::collections::HashMap::new();
         let mut names = vec![NONE; self.nodes.len()];
         // (node index, flags to set): set after the walk, which borrows the nodes.
         let mut marks: Vec<(usize, u16)> = Vec::new();
         for n in self.preorder() {
             let node = self.node(n);
-            if node.flags & TOKEN == 0 || !identifiers.contains_key(self.inner_kind(n)) {
+            let passes = &self.data(n).passes;
+            if node.flags & TOKEN == 0
+                || !passes.declare_before_use
+                || !passes.identifiers.contains_key(self.inner_kind(n))
+            {
                 continue;
             }
             let text = &self.src[node.start as usize..node.end as usize];
-            if self.data.passes.reserved.contains(text) {
+            if passes.reserved.contains(text) {
                 continue;
             }
             let next = ids.len() as u32;
@@ -423,7 +455,7 @@ impl RTree {
         if node.flags & OPTIONAL != 0 {
             return b"";
         }
-        match &self.data.min[node.kind as usize] {
+        match &self.data(n).min[node.kind as usize] {
             Some(s) => s,
             None => &self.src[node.start as usize..node.end as usize],
         }
@@ -442,11 +474,11 @@ impl RTree {
         if s.flags & FIXED == 0 {
             return true;
         }
-        let Some(lead) = self.data.leading_token(s.kind) else {
+        let Some(lead) = self.data(slot).leading_token(s.kind) else {
             return true;
         };
         let dn = self.node(d);
-        if dn.kind == s.kind || dn.inner == s.kind {
+        if dn.lang == s.lang && (dn.kind == s.kind || dn.inner == s.kind) {
             return true;
         }
         match self.first_live_token(d) {
@@ -481,10 +513,14 @@ impl RTree {
     /// nothing but themselves.
     pub fn compatible(&self, a: NodeId, b: NodeId) -> bool {
         let (x, y) = (self.node(a), self.node(b));
-        if self.data.is_tail(x.kind) || self.data.is_tail(y.kind) {
+        if x.lang != y.lang {
+            return false;
+        }
+        let data = self.data(a);
+        if data.is_tail(x.kind) || data.is_tail(y.kind) {
             return a == b;
         }
-        let compat = &self.data.compat;
+        let compat = &data.compat;
         let same = |p: KindId, q: KindId| p == q || compat[p as usize] & compat[q as usize] != 0;
         same(x.kind, y.kind)
             || same(x.inner, y.inner)
@@ -494,7 +530,7 @@ impl RTree {
     /// `n` may be replaced by a node of the named kind `kind` (as in [`RTree::compatible`]);
     /// false for a kind the grammar does not have.
     pub fn compatible_kind(&self, n: NodeId, kind: &str) -> bool {
-        let d = self.data;
+        let d = self.data(n);
         let Some(k) = (0..d.names.len()).find(|&k| d.named[k] && &*d.names[k] == kind) else {
             return false;
         };

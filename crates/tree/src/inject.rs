@@ -1,0 +1,290 @@
+//! Documents with embedded languages (tree-sitter's *language injections*, Picireny's island
+//! grammars): an HTML `<script>` holds JavaScript, a `<style>` CSS. A host language says in
+//! `grammars/<lang>/injections.toml` which node kind holds text of which language; each such
+//! node's text is an *island*, parsed with the island's own grammar over the island's byte
+//! range of the whole text (tree-sitter's included ranges), so every node of an island has
+//! its byte range in the document, as the host's nodes do. Islands may hold islands.
+//!
+//! The reduction tree puts each island's root in the place of the node that holds it
+//! (`raw.rs`), its nodes carrying their own language's data; the syntax filter counts the
+//! islands' errors ([`errors`]); [`crate::Facts`] are the host's and the islands' facts
+//! together.
+//!
+//! An `[[injections]]` entry: the `content` node kind (under a `parent` of the given kind)
+//! holds text of `language`, or of the language `select` names: the first node of kind
+//! `select.node` under the parent (outside the content) whose `select.key` child has the text
+//! `select.is` (ASCII case ignored), its `select.value` descendant's text looked up in
+//! `languages` (or taken as a language name when there is no table). A named value not in the
+//! table is no island (`<script type="text/template">`).
+
+use std::collections::HashMap;
+
+use serde::Deserialize;
+
+use crate::{parse, Lang};
+
+/// How deep islands may nest (an island of an island ...).
+const MAX_DEPTH: usize = 8;
+
+/// `injections.toml`, as written.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct InjectionsFile {
+    #[serde(default)]
+    injections: Vec<Injection>,
+}
+
+/// One `[[injections]]` entry (see the module doc).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Injection {
+    #[serde(default)]
+    parent: Option<String>,
+    content: String,
+    #[serde(default)]
+    language: Option<String>,
+    #[serde(default)]
+    select: Option<Select>,
+    #[serde(default)]
+    languages: HashMap<String, String>,
+}
+
+/// Where the host's text names an island's language (see the module doc).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Select {
+    node: String,
+    #[serde(default)]
+    key: Option<String>,
+    #[serde(default)]
+    is: Option<String>,
+    #[serde(default)]
+    value: Option<String>,
+}
+
+/// Parse `injections.toml` of language `lang` and check its kinds against the grammar and its
+/// languages against the built-in ones.
+pub(crate) fn parse_injections(
+    lang: &str,
+    text: &str,
+    ts: &tree_sitter::Language,
+) -> Result<Vec<Injection>, String> {
+    let mut file: InjectionsFile =
+        toml::from_str(text).map_err(|e| format!("grammars/{lang}/injections.toml: {e}"))?;
+    let kind = |k: &str| -> Result<(), String> {
+        match ts.id_for_node_kind(k, true) {
+            0 => Err(format!(
+                "grammars/{lang}/injections.toml: `{k}` is not a named node kind of the grammar"
+            )),
+            _ => Ok(()),
+        }
+    };
+    let language = |l: &str| -> Result<(), String> {
+        match Lang::from_name(l) {
+            Some(l) if l.has_grammar() => Ok(()),
+            _ => Err(format!(
+                "grammars/{lang}/injections.toml: `{l}` is not a built-in language"
+            )),
+        }
+    };
+    for inj in &mut file.injections {
+        inj.languages = std::mem::take(&mut inj.languages)
+            .into_iter()
+            .map(|(value, l)| (value.trim().to_ascii_lowercase(), l))
+            .collect();
+        kind(&inj.content)?;
+        if let Some(p) = &inj.parent {
+            kind(p)?;
+        }
+        if let Some(s) = &inj.select {
+            for k in [Some(&s.node), s.key.as_ref(), s.value.as_ref()]
+                .into_iter()
+                .flatten()
+            {
+                kind(k)?;
+            }
+        }
+        for l in inj.language.iter().chain(inj.languages.values()) {
+            language(l)?;
+        }
+    }
+    Ok(file.injections)
+}
+
+/// An island: a range of the text in another language, its parse, and its own islands.
+pub(crate) struct Island {
+    pub lang: Lang,
+    pub range: tree_sitter::Range,
+    /// The tree-sitter kind id of the host's node that holds it.
+    pub holder: u16,
+    pub tree: tree_sitter::Tree,
+    pub islands: Vec<Island>,
+}
+
+/// The islands of `src`, whose parse in `lang` is `tree`, each parsed (with its own islands);
+/// none for a language without injections.
+pub(crate) fn islands(lang: Lang, tree: &tree_sitter::Tree, src: &[u8]) -> Vec<Island> {
+    islands_at(lang, tree, src, 0)
+}
+
+fn islands_at(lang: Lang, tree: &tree_sitter::Tree, src: &[u8], depth: usize) -> Vec<Island> {
+    if depth >= MAX_DEPTH {
+        return Vec::new();
+    }
+    sites(lang, tree, src)
+        .into_iter()
+        .filter_map(|(lang, range, holder)| {
+            let tree = parse::parse_range(lang, src, range).ok()?;
+            let islands = islands_at(lang, &tree, src, depth + 1);
+            Some(Island {
+                lang,
+                range,
+                holder,
+                tree,
+                islands,
+            })
+        })
+        .collect()
+}
+
+/// ERROR and MISSING nodes of the islands of `src` (parsed in `lang` as `tree`), nested
+/// islands included.
+pub(crate) fn errors(lang: Lang, tree: &tree_sitter::Tree, src: &[u8]) -> usize {
+    fn count(islands: &[Island]) -> usize {
+        islands
+            .iter()
+            .map(|i| parse::error_nodes(&i.tree) + count(&i.islands))
+            .sum()
+    }
+    count(&islands(lang, tree, src))
+}
+
+/// The languages a text in `lang` may hold islands of (not nested ones).
+pub(crate) fn languages(lang: Lang) -> Vec<Lang> {
+    let Ok(data) = lang.data() else {
+        return Vec::new();
+    };
+    let mut out: Vec<Lang> = data
+        .injections
+        .iter()
+        .flat_map(|i| i.language.iter().chain(i.languages.values()))
+        .filter_map(|l| Lang::from_name(l))
+        .collect();
+    out.sort_by_key(|l| l.name());
+    out.dedup();
+    out
+}
+
+/// The nodes of `tree` that hold text of another language, in source order: that language,
+/// the node's range (non-empty) and kind id.
+fn sites(lang: Lang, tree: &tree_sitter::Tree, src: &[u8]) -> Vec<(Lang, tree_sitter::Range, u16)> {
+    let Ok(data) = lang.data() else {
+        return Vec::new();
+    };
+    if data.injections.is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    parse::walk(tree, |node| {
+        if node.start_byte() == node.end_byte() {
+            return false;
+        }
+        let Some(inj) = data.injections.iter().find(|i| holds(i, node)) else {
+            return true;
+        };
+        if let Some(l) = node.parent().and_then(|p| language_of(inj, p, node, src)) {
+            out.push((l, node.range(), node.kind_id()));
+        }
+        false
+    });
+    out
+}
+
+/// `node` is the content node of `inj`.
+fn holds(inj: &Injection, node: tree_sitter::Node<'_>) -> bool {
+    node.kind() == inj.content
+        && node.is_named()
+        && inj
+            .parent
+            .as_ref()
+            .is_none_or(|p| node.parent().is_some_and(|n| n.kind() == p))
+}
+
+/// The language of `content`, an island under `parent`, if it is one.
+fn language_of(
+    inj: &Injection,
+    parent: tree_sitter::Node<'_>,
+    content: tree_sitter::Node<'_>,
+    src: &[u8],
+) -> Option<Lang> {
+    let named = inj
+        .select
+        .as_ref()
+        .and_then(|s| selected(s, parent, content, src));
+    let name = match named {
+        None => inj.language.clone()?,
+        Some(value) if inj.languages.is_empty() => value,
+        Some(value) => inj.languages.get(&value)?.clone(),
+    };
+    Lang::from_name(&name).filter(|l| l.has_grammar())
+}
+
+/// The value `select` finds under `parent` (outside `content`), lowercased and trimmed.
+fn selected(
+    select: &Select,
+    parent: tree_sitter::Node<'_>,
+    content: tree_sitter::Node<'_>,
+    src: &[u8],
+) -> Option<String> {
+    let text =
+        |n: tree_sitter::Node<'_>| String::from_utf8_lossy(&src[n.byte_range()]).into_owned();
+    let mut stack = vec![parent];
+    while let Some(n) = stack.pop() {
+        if n == content {
+            continue;
+        }
+        if n.kind() == select.node {
+            let key_matches = match (&select.key, &select.is) {
+                (Some(key), is) => {
+                    let mut c = n.walk();
+                    let keys: Vec<_> = n
+                        .named_children(&mut c)
+                        .filter(|k| k.kind() == key)
+                        .collect();
+                    keys.iter().any(|k| {
+                        is.as_ref()
+                            .is_none_or(|is| text(*k).trim().eq_ignore_ascii_case(is))
+                    })
+                }
+                (None, _) => true,
+            };
+            if key_matches {
+                let value = match &select.value {
+                    None => Some(n),
+                    Some(v) => first_of_kind(n, v),
+                };
+                return Some(value.map_or(String::new(), |v| text(v).trim().to_ascii_lowercase()));
+            }
+        }
+        let mut c = n.walk();
+        let kids: Vec<_> = n.children(&mut c).collect();
+        stack.extend(kids.into_iter().rev());
+    }
+    None
+}
+
+/// The first node of `kind` under `node` (itself excluded), in pre-order.
+fn first_of_kind<'t>(node: tree_sitter::Node<'t>, kind: &str) -> Option<tree_sitter::Node<'t>> {
+    let mut c = node.walk();
+    let mut stack: Vec<_> = node.children(&mut c).collect();
+    stack.reverse();
+    while let Some(n) = stack.pop() {
+        if n.kind() == kind {
+            return Some(n);
+        }
+        let mut c = n.walk();
+        let kids: Vec<_> = n.children(&mut c).collect();
+        stack.extend(kids.into_iter().rev());
+    }
+    None
+}
