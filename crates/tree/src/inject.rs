@@ -288,3 +288,102 @@ fn first_of_kind<'t>(node: tree_sitter::Node<'t>, kind: &str) -> Option<tree_sit
     }
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check_error(text: &str, expected: &str) {
+        let ts = &Lang::Html.data().unwrap().ts;
+        let err = parse_injections("html", text, ts).unwrap_err();
+        assert!(err.contains(expected), "{err}");
+        assert!(!err.contains('\n') || err.starts_with("grammars/html/injections.toml"));
+    }
+
+    #[test]
+    fn bad_injections_are_clear_errors() {
+        check_error(
+            "[[injections]]\ncontent = \"no_such_kind\"\nlanguage = \"css\"\n",
+            "grammars/html/injections.toml: `no_such_kind` is not a named node kind of the grammar",
+        );
+        check_error(
+            "[[injections]]\ncontent = \"raw_text\"\nlanguage = \"cobol\"\n",
+            "grammars/html/injections.toml: `cobol` is not a built-in language",
+        );
+        check_error(
+            "[[injections]]\ncontent = \"raw_text\"\nlanguage = \"css\"\nlang = \"x\"\n",
+            "unknown field `lang`",
+        );
+    }
+
+    /// The languages of the islands of an HTML text, in source order, nested ones after
+    /// their host's.
+    fn island_langs(src: &str) -> Vec<&'static str> {
+        fn walk(islands: &[Island], out: &mut Vec<&'static str>) {
+            for i in islands {
+                out.push(i.lang.name());
+                walk(&i.islands, out);
+            }
+        }
+        let tree = parse::parse(Lang::Html, src.as_bytes()).unwrap();
+        let mut out = Vec::new();
+        walk(&islands(Lang::Html, &tree, src.as_bytes()), &mut out);
+        out
+    }
+
+    #[test]
+    fn the_type_attribute_selects_the_language() {
+        assert_eq!(
+            island_langs(
+                "<script>a()</script><script type=' MODULE '>b()</script>\
+                 <script type=\"text/template\"><p>{{x}}</p></script>\
+                 <script type=\"application/json\">{}</script>\
+                 <style>p { color: red }</style><script></script>"
+            ),
+            ["javascript", "javascript", "css"]
+        );
+    }
+
+    #[test]
+    fn islands_have_their_byte_ranges_in_the_document() {
+        let src = "<p>x</p><script>let abc = 1;</script>";
+        let tree = parse::parse(Lang::Html, src.as_bytes()).unwrap();
+        let islands = islands(Lang::Html, &tree, src.as_bytes());
+        let root = islands[0].tree.root_node();
+        assert_eq!(&src[root.byte_range()], "let abc = 1;");
+        let decl = root.named_child(0).unwrap().named_child(0).unwrap();
+        assert_eq!(&src[decl.byte_range()], "abc = 1");
+    }
+
+    #[test]
+    fn the_islands_errors_count_with_the_documents() {
+        let count = |s: &str| parse::count_errors(Lang::Html, s.as_bytes());
+        assert_eq!(
+            count("<script>let a = 1;</script><style>p { color: red }</style>"),
+            0
+        );
+        assert!(count("<script>let = ;</script>") > 0);
+        assert!(count("<style>p { color: red </style>") > 0);
+        // Not an island: not JavaScript's error.
+        assert_eq!(count("<script type=text/template>let = ;</script>"), 0);
+    }
+
+    #[test]
+    fn facts_and_reserved_words_include_the_islands() {
+        let src = b"<p class=\"note\">t</p><script>function f(x) { return x; } f(1);</script>";
+        let facts = Lang::Html.facts(src).unwrap();
+        let idents: Vec<&str> = facts
+            .idents
+            .iter()
+            .map(|i| std::str::from_utf8(&src[i.range.clone()]).unwrap())
+            .collect();
+        assert_eq!(idents, ["note", "f", "x", "x", "f"]);
+        assert!(facts
+            .functions
+            .iter()
+            .any(|f| f.name == b"f" && f.elems.len() == 1));
+        assert!(Lang::Html.is_reserved(b"function"));
+        assert!(Lang::Html.is_reserved(b"module"));
+        assert!(!Lang::Css.is_reserved(b"function"));
+    }
+}
