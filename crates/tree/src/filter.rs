@@ -31,8 +31,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use tree_sitter::{InputEdit, Point, Tree};
 
-use crate::inject;
-use crate::parse::{error_nodes, parse_counting, parse_from};
+use crate::inject::{self, parse_counting};
+use crate::parse::{error_nodes, parse_from};
 use crate::Lang;
 
 /// Keeps the candidates with at most `allowed` syntax errors; thread-safe.
@@ -387,6 +387,19 @@ mod tests {
         filter.rebase_parsed(b"int x = ;", parse);
         assert!(filter.accepts(b"int x = ;\nint y;"));
         assert_eq!((filter.fresh_parses(), filter.incremental_parses()), (2, 0));
+    }
+
+    #[test]
+    fn an_incremental_parse_counts_the_islands_errors() {
+        let text = b"<p>a</p>\n<script>let x = f(1, 2);</script>\n";
+        let (_, parse) = crate::RTree::build_parsed(Lang::Html, text).unwrap();
+        let filter = SyntaxFilter::new(Lang::Html, 0);
+        filter.rebase_parsed(text, parse);
+        // The HTML parse of each candidate is error-free; the script's JavaScript is not.
+        assert!(!filter.accepts(b"<p>a</p>\n<script>let x = f(1 +);</script>\n"));
+        assert!(!filter.accepts(b"<p>a</p>\n<script>let x = ;</script>\n"));
+        assert!(filter.accepts(b"<p>a</p>\n<script>let x = f(1);</script>\n"));
+        assert!(filter.incremental_parses() >= 1);
     }
 
     #[test]

@@ -17,99 +17,11 @@
 //! `languages` (or taken as a language name when there is no table). A named value not in the
 //! table is no island (`<script type="text/template">`).
 
-use std::collections::HashMap;
-
-use serde::Deserialize;
-
+use crate::injections::{Injection, Select};
 use crate::{parse, Lang};
 
 /// How deep islands may nest (an island of an island ...).
 const MAX_DEPTH: usize = 8;
-
-/// `injections.toml`, as written.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct InjectionsFile {
-    #[serde(default)]
-    injections: Vec<Injection>,
-}
-
-/// One `[[injections]]` entry (see the module doc).
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct Injection {
-    #[serde(default)]
-    parent: Option<String>,
-    content: String,
-    #[serde(default)]
-    language: Option<String>,
-    #[serde(default)]
-    select: Option<Select>,
-    #[serde(default)]
-    languages: HashMap<String, String>,
-}
-
-/// Where the host's text names an island's language (see the module doc).
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Select {
-    node: String,
-    #[serde(default)]
-    key: Option<String>,
-    #[serde(default)]
-    is: Option<String>,
-    #[serde(default)]
-    value: Option<String>,
-}
-
-/// Parse `injections.toml` of language `lang` and check its kinds against the grammar and its
-/// languages against the built-in ones.
-pub(crate) fn parse_injections(
-    lang: &str,
-    text: &str,
-    ts: &tree_sitter::Language,
-) -> Result<Vec<Injection>, String> {
-    let mut file: InjectionsFile =
-        toml::from_str(text).map_err(|e| format!("grammars/{lang}/injections.toml: {e}"))?;
-    let kind = |k: &str| -> Result<(), String> {
-        match ts.id_for_node_kind(k, true) {
-            0 => Err(format!(
-                "grammars/{lang}/injections.toml: `{k}` is not a named node kind of the grammar"
-            )),
-            _ => Ok(()),
-        }
-    };
-    let language = |l: &str| -> Result<(), String> {
-        match Lang::from_name(l) {
-            Some(l) if l.has_grammar() => Ok(()),
-            _ => Err(format!(
-                "grammars/{lang}/injections.toml: `{l}` is not a built-in language"
-            )),
-        }
-    };
-    for inj in &mut file.injections {
-        inj.languages = std::mem::take(&mut inj.languages)
-            .into_iter()
-            .map(|(value, l)| (value.trim().to_ascii_lowercase(), l))
-            .collect();
-        kind(&inj.content)?;
-        if let Some(p) = &inj.parent {
-            kind(p)?;
-        }
-        if let Some(s) = &inj.select {
-            for k in [Some(&s.node), s.key.as_ref(), s.value.as_ref()]
-                .into_iter()
-                .flatten()
-            {
-                kind(k)?;
-            }
-        }
-        for l in inj.language.iter().chain(inj.languages.values()) {
-            language(l)?;
-        }
-    }
-    Ok(file.injections)
-}
 
 /// An island: a range of the text in another language, its parse, and its own islands.
 pub(crate) struct Island {
@@ -289,13 +201,32 @@ fn first_of_kind<'t>(node: tree_sitter::Node<'t>, kind: &str) -> Option<tree_sit
     None
 }
 
+/// Re-parse `src` and count its ERROR and MISSING nodes (the syntax filter's measure),
+/// those of its islands in other languages included.
+/// A language without grammar, or a parser failure, counts as 0 errors.
+pub fn count_errors(lang: Lang, src: &[u8]) -> usize {
+    parse_counting(lang, src).0
+}
+
+/// [`count_errors`] with the tree it counted in (none without a grammar or a tree).
+pub(crate) fn parse_counting(lang: Lang, src: &[u8]) -> (usize, Option<tree_sitter::Tree>) {
+    match parse::parse(lang, src) {
+        Ok(tree) => (
+            parse::error_nodes(&tree) + errors(lang, &tree, src),
+            Some(tree),
+        ),
+        Err(_) => (0, None),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn check_error(text: &str, expected: &str) {
         let ts = &Lang::Html.data().unwrap().ts;
-        let err = parse_injections("html", text, ts).unwrap_err();
+        let known = |l: &str| Lang::from_name(l).is_some_and(Lang::has_grammar);
+        let err = crate::injections::parse("html", text, ts, known).unwrap_err();
         assert!(err.contains(expected), "{err}");
         assert!(!err.contains('\n') || err.starts_with("grammars/html/injections.toml"));
     }
@@ -357,7 +288,7 @@ mod tests {
 
     #[test]
     fn the_islands_errors_count_with_the_documents() {
-        let count = |s: &str| parse::count_errors(Lang::Html, s.as_bytes());
+        let count = |s: &str| count_errors(Lang::Html, s.as_bytes());
         assert_eq!(
             count("<script>let a = 1;</script><style>p { color: red }</style>"),
             0

@@ -282,7 +282,7 @@ pub(crate) struct LangData {
     /// The transformation passes' data.
     pub passes: PassData,
     /// Where the text holds other languages (`injections.toml`, see `crate::inject`).
-    pub injections: Vec<crate::inject::Injection>,
+    pub injections: Vec<crate::injections::Injection>,
 }
 
 /// The lines of a data file that are neither blank nor comments.
@@ -413,7 +413,9 @@ impl LangData {
             .map(|k| names[k].to_string())
             .collect::<Vec<_>>();
         let passes = PassData::new(spec.name, spec.passes, &ts, keywords.into_iter())?;
-        let injections = crate::inject::parse_injections(spec.name, spec.injections, &ts)?;
+        let injections = crate::injections::parse(spec.name, spec.injections, &ts, |l| {
+            Lang::from_name(l).is_some_and(Lang::has_grammar)
+        })?;
         Ok(LangData {
             ts,
             names,

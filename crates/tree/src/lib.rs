@@ -14,6 +14,7 @@ mod flatten;
 mod fuzz;
 mod glue;
 mod inject;
+mod injections;
 mod lang;
 mod loader;
 mod parse;
@@ -30,9 +31,9 @@ pub use error::Error;
 pub use facts::{Definition, Facts, Ident, Inlinable, ListSite, Literal};
 pub use filter::SyntaxFilter;
 pub use glue::glue;
+pub use inject::count_errors;
 pub use lang::{Grammar, Lang};
 pub use loader::{default_cache_dir, load as load_grammar, Loaded};
-pub use parse::count_errors;
 pub use pass_data::Bindings;
 pub use rtree::{Edit, NodeId, Parse, RTree, TreeStats};
 

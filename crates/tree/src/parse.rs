@@ -3,7 +3,7 @@
 
 use std::cell::RefCell;
 
-use crate::{inject, Error, Lang};
+use crate::{Error, Lang};
 
 thread_local! {
     static PARSERS: RefCell<Vec<(Lang, tree_sitter::Parser)>> = const { RefCell::new(Vec::new()) };
@@ -103,27 +103,10 @@ pub(crate) fn walk<'t>(
     }
 }
 
-/// Re-parse `src` and count its ERROR and MISSING nodes (the syntax filter's measure),
-/// those of its islands in other languages included (see `inject.rs`).
-/// A language without grammar, or a parser failure, counts as 0 errors.
-pub fn count_errors(lang: Lang, src: &[u8]) -> usize {
-    parse_counting(lang, src).0
-}
-
-/// [`count_errors`] with the tree it counted in (none without a grammar or a tree).
-pub(crate) fn parse_counting(lang: Lang, src: &[u8]) -> (usize, Option<tree_sitter::Tree>) {
-    match parse(lang, src) {
-        Ok(tree) => (
-            error_nodes(&tree) + inject::errors(lang, &tree, src),
-            Some(tree),
-        ),
-        Err(_) => (0, None),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::count_errors;
 
     #[test]
     fn counts_errors_and_missing() {
