@@ -166,7 +166,7 @@ fn unknown_language() {
     d.run(&["--test", "ok.sh", "input.zzz"])
         .expect_code(6)
         .expect_message(&d, &expect![[r#"
-            treedd: error: cannot tell the language of input.zzz from its extension; use --language c|cpp|javascript|typescript|java|rust|python|go|text (or --grammar DIR)
+            treedd: error: cannot tell the language of input.zzz from its extension; use --language c|cpp|javascript|typescript|java|rust|python|go|html|css|text (or --grammar DIR)
         "#]]);
 }
 
