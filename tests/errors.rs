@@ -160,13 +160,13 @@ fn unknown_language() {
     d.run(&["--test", "ok.sh", "--language", "cobol", "input.txt"])
         .expect_code(6)
         .expect_message(&d, &expect![[r#"
-            treedd: error: unknown language "cobol"; use one of c, cpp, javascript, typescript, java, rust, python, go, text, or --grammar DIR
+            treedd: error: unknown language "cobol"; use one of c, cpp, javascript, typescript, java, rust, python, go, html, css, text, or --grammar DIR
         "#]]);
     d.write("input.zzz", "x");
     d.run(&["--test", "ok.sh", "input.zzz"])
         .expect_code(6)
         .expect_message(&d, &expect![[r#"
-            treedd: error: cannot tell the language of input.zzz from its extension; use --language c|cpp|javascript|typescript|java|rust|python|go|text (or --grammar DIR)
+            treedd: error: cannot tell the language of input.zzz from its extension; use --language c|cpp|javascript|typescript|java|rust|python|go|html|css|text (or --grammar DIR)
         "#]]);
 }
 

@@ -21,6 +21,8 @@ mod verify;
 mod tree;
 // C++, Rust, Python, Go, TypeScript with real oracles; --grammar DIR compiled at run time.
 mod languages;
+// HTML with its scripts as JavaScript and styles as CSS, reduced with jsdom.
+mod html;
 // The transformation passes and the joint fixed point, with gcc, node and javac oracles.
 mod passes;
 // Each language's data and passes on its own compiler's terms (go, rustc, python3, tsc, javac).

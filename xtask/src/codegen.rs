@@ -16,6 +16,8 @@ const GRAMMARS: &[(&str, &str, &str)] = &[
     ("rust", "tree-sitter-rust", "src"),
     ("python", "tree-sitter-python", "src"),
     ("go", "tree-sitter-go", "src"),
+    ("html", "tree-sitter-html", "src"),
+    ("css", "tree-sitter-css", "src"),
 ];
 
 pub fn run(args: &[String]) -> anyhow::Result<()> {

@@ -115,7 +115,7 @@ pub struct Args {
     #[arg(short = 'q', long, help_heading = "OUTPUT")]
     pub quiet: bool,
 
-    /// c, cpp, javascript, typescript, java, rust, python, go or text [default: from INPUT's extension]
+    /// c, cpp, javascript, typescript, java, rust, python, go, html, css or text [default: from INPUT's extension]
     #[arg(short = 'l', long, value_name = "LANG", help_heading = "REDUCTION")]
     pub language: Option<String>,
 

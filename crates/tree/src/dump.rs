@@ -1,8 +1,9 @@
 //! Stable text dump of a reduction tree, used by `--dump-tree` and the snapshot tests.
 //!
 //! One line per live node, indented by depth: `kind` (`outer>inner` for squeezed chains),
-//! then `opt` (position may be empty), `hidden`, `pruned`; tokens show their text, required
-//! rule nodes show their replacement after `=>`.
+//! then `@lang` on the root of an island in another language (`program @javascript` in an
+//! HTML `<script>`), `opt` (position may be empty), `hidden`, `pruned`; tokens show their
+//! text, required rule nodes show their replacement after `=>`.
 
 use std::fmt::Write;
 
@@ -20,6 +21,13 @@ pub fn dump(tree: &RTree) -> String {
         if tree.inner_kind(n) != tree.kind(n) {
             out.push('>');
             out.push_str(tree.inner_kind(n));
+        }
+        if tree
+            .parent(n)
+            .is_some_and(|p| tree.lang_of(p) != tree.lang_of(n))
+        {
+            out.push_str(" @");
+            out.push_str(tree.lang_of(n).name());
         }
         if tree.is_optional(n) && depth > 0 {
             out.push_str(" opt");

@@ -4,13 +4,15 @@
 //! ([`PassData`]); the code here only walks tree-sitter trees.
 //!
 //! Facts are computed on a fresh parse of the current text, so every range is a byte range of
-//! that text; the passes turn them into candidate texts by splicing.
+//! that text; the passes turn them into candidate texts by splicing. A text's islands in other
+//! languages (`inject.rs`: an HTML document's scripts and styles) add their facts, found with
+//! their own languages' data, in place of the node that holds them.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 use crate::pass_data::{Bindings, ListSpec, PassData, Piece, UnwrapSpec};
-use crate::{indent, parse, Error, Lang};
+use crate::{indent, inject, parse, Error, Lang};
 
 mod decls;
 mod drops;
@@ -98,7 +100,8 @@ pub struct Facts {
     pub calls: Vec<ListSite>,
     pub definitions: Vec<Definition>,
     pub inlinable: Vec<Inlinable>,
-    /// The language's call bindings (`[bindings]` in passes.toml), if it has them.
+    /// The language's call bindings (`[bindings]` in passes.toml), if it has them (the
+    /// text's language's, not an island's).
     pub bindings: Option<Bindings>,
     /// Rewrites from `[[rewrites]]`: a node's range and the shorter text it may become.
     pub rewrites: Vec<(Range<usize>, Vec<u8>)>,
@@ -114,8 +117,9 @@ pub struct Facts {
     /// Scopes opened up from `[[unnests]]`, with their qualifiers (splices, sorted).
     pub unnests: Vec<Vec<(Range<usize>, Vec<u8>)>>,
     /// `[constants]`: texts sub-tree replacement may put in place of a node compatible with
-    /// their kind (C's `0` for any expression), with that kind.
-    pub constants: Vec<(String, Vec<u8>)>,
+    /// their kind (C's `0` for any expression), with their language (the text's, or an
+    /// island's) and that kind.
+    pub constants: Vec<(Lang, String, Vec<u8>)>,
     /// The extra replacement words of each identifier group.
     pub group_extras: Vec<Vec<Vec<u8>>>,
     /// Per `[[strips]]` entry, in order: its occurrences (see [`Strip`]).
@@ -132,147 +136,205 @@ pub struct Strip {
 }
 
 impl Lang {
-    /// The facts of `src` (parsed afresh). Errors only for a language without grammar.
+    /// The facts of `src` (parsed afresh), its islands' included. Errors only for a language
+    /// without grammar.
     pub fn facts(self, src: &[u8]) -> Result<Facts, Error> {
         let data = self.data()?;
-        let pd = &data.passes;
         let tree = parse::parse(self, src)?;
+        let islands = inject::islands(self, &tree, src);
         let mut facts = Facts {
-            bindings: pd.bindings.clone(),
-            constants: pd.constants.clone(),
-            group_extras: pd
-                .extras
-                .iter()
-                .map(|e| e.iter().map(|w| w.as_bytes().to_vec()).collect())
-                .collect(),
+            bindings: data.passes.bindings.clone(),
             ..Facts::default()
         };
-        let mut unnests = unnest::Found::new(&pd.unnests);
-        let mut templates = templates::Found::default();
-        parse::walk(&tree, |node| {
-            if !pd.unnests.is_empty() {
-                unnests.visit(node, &pd.unnests, src);
-            }
-            templates.visit(node, pd, src);
-            let kind = node.kind();
-            let range = node.byte_range();
-            let named = node.is_named();
-            if named {
-                if let Some(spec) = pd.functions.iter().find(|s| s.kind == kind) {
-                    facts.functions.extend(list_site(&node, spec, pd, src));
-                    facts.inlinable.extend(inlinable(&node, spec, pd, src));
-                }
-                let parent_kind = node.parent().map(|p| p.kind());
-                for r in pd.rewrites.iter().filter(|r| {
-                    r.kind == kind && (r.parent.is_none() || r.parent.as_deref() == parent_kind)
-                }) {
-                    let mut text = Vec::new();
-                    let filled = r.pieces.iter().all(|p| match p {
-                        Piece::Text(t) => {
-                            text.extend_from_slice(t.as_bytes());
-                            true
-                        }
-                        Piece::Field(f) => field_path(node, f).is_some_and(|c| {
-                            // Where blocks are marked by indentation, the field's lines
-                            // move to the node's column.
-                            let shift = match pd.indentation {
-                                true => {
-                                    indent::column(src, range.start)
-                                        - indent::column(src, c.start_byte())
-                                }
-                                false => 0,
-                            };
-                            indent::reindent(&src[c.byte_range()], shift, &mut text);
-                            true
-                        }),
-                        Piece::Inner => inner(node).is_some_and(|r| {
-                            text.extend_from_slice(&src[r]);
-                            true
-                        }),
-                    });
-                    if filled && text.len() < range.len() {
-                        facts.rewrites.push((range.clone(), text));
-                    }
-                }
-                for spec in pd.drops.iter().filter(|s| s.kind == kind) {
-                    if let Some((r, text)) = drops::drop_children(node, spec, src) {
-                        if text.len() < r.len() {
-                            facts.rewrites.push((r, text));
-                        }
-                    }
-                }
-                if let Some(spec) = pd.unwraps.iter().find(|s| s.kind == kind) {
-                    facts.unwraps.extend(unwrap(node, spec, src));
-                }
-                for spec in pd
-                    .merges
-                    .iter()
-                    .filter(|s| s.scopes.iter().any(|k| k == kind))
-                {
-                    facts.merges.extend(merge::merges(node, spec, src));
-                }
-                if let Some(spec) = pd.calls.iter().find(|s| s.kind == kind) {
-                    facts.calls.extend(list_site(&node, spec, pd, src));
-                }
-                if let Some(spec) = pd.inline.iter().find(|s| s.kind == kind) {
-                    let name = field_path(node, &spec.name);
-                    let body = field_path(node, &spec.body);
-                    if let (Some(name), Some(body)) = (name, body) {
-                        if name.child_count() == 0 && pd.identifiers.contains_key(name.kind()) {
-                            let mut text = src[body.byte_range()].to_vec();
-                            if spec.parens && body.child_count() > 0 {
-                                text.insert(0, b'(');
-                                text.push(b')');
-                            }
-                            facts.definitions.push(Definition {
-                                range: range.clone(),
-                                name: src[name.byte_range()].to_vec(),
-                                name_range: name.byte_range(),
-                                body: text,
-                                scope: node.parent().map_or(0..src.len(), |p| p.byte_range()),
-                            });
-                        }
-                    }
-                }
-            }
-            let literal = if named && !node.is_error() {
-                pd.literals.get(kind)
-            } else {
-                None
-            };
-            let leaf = node.child_count() == 0;
-            if let Some(texts) = literal {
-                let own = &src[range.clone()];
-                let replacements = texts
-                    .iter()
-                    .map(|t| t.as_bytes().to_vec())
-                    .filter(|t| t.len() < own.len())
-                    .collect();
-                facts.literals.push(Literal {
-                    range: range.clone(),
-                    replacements,
-                });
-            }
-            if (leaf || literal.is_some()) && !node.is_missing() && !range.is_empty() {
-                facts.tokens.push(range.clone());
-                if named {
-                    if let Some(&group) = pd.identifiers.get(kind) {
-                        facts.idents.push(Ident { range, group });
-                    }
-                }
-            }
-            literal.is_none()
-        });
-        facts.strips = strip::strips(pd, src, &facts.tokens);
-        facts.unnests = unnests.unnests();
-        facts.templates = templates.candidates(pd, &facts.idents, src);
+        let mut trees = vec![(self, &tree, &islands[..], 0..src.len())];
+        while let Some((lang, tree, islands, whole)) = trees.pop() {
+            add_facts(&mut facts, lang, tree, islands, whole, src)?;
+            trees.extend(islands.iter().map(|i| {
+                let range = i.range.start_byte..i.range.end_byte;
+                (i.lang, &i.tree, &i.islands[..], range)
+            }));
+        }
+        if !islands.is_empty() {
+            // In source order, as the passes expect: an island's facts where its holder was.
+            let by_start = |r: &Range<usize>| (r.start, r.end);
+            facts.tokens.sort_by_key(by_start);
+            facts.idents.sort_by_key(|i| by_start(&i.range));
+            facts.literals.sort_by_key(|l| by_start(&l.range));
+            facts.functions.sort_by_key(|f| by_start(&f.range));
+            facts.calls.sort_by_key(|c| by_start(&c.range));
+            facts.definitions.sort_by_key(|d| by_start(&d.range));
+            facts.inlinable.sort_by_key(|i| by_start(&i.owner));
+            facts.rewrites.sort_by_key(|r| by_start(&r.0));
+        }
         Ok(facts)
     }
 
-    /// `word` may not be a new name: a keyword of the grammar or a reserved word.
+    /// `word` may not be a new name: a keyword of the grammar or a reserved word, of this
+    /// language or of a language its islands may be in (`inject.rs`).
     pub fn is_reserved(self, word: &[u8]) -> bool {
-        self.data().is_ok_and(|d| d.passes.reserved.contains(word))
+        let reserved = |l: Lang| l.data().is_ok_and(|d| d.passes.reserved.contains(word));
+        reserved(self) || inject::languages(self).into_iter().any(reserved)
     }
+}
+
+/// Add the facts of `tree`, a parse of `src` (or of its part `whole`, an island) in `lang`, to
+/// `facts`; the nodes that hold `islands` are left out.
+fn add_facts(
+    facts: &mut Facts,
+    lang: Lang,
+    tree: &tree_sitter::Tree,
+    islands: &[inject::Island],
+    whole: Range<usize>,
+    src: &[u8],
+) -> Result<(), Error> {
+    let pd = &lang.data()?.passes;
+    let groups = facts.group_extras.len();
+    facts.group_extras.extend(
+        pd.extras
+            .iter()
+            .map(|e| e.iter().map(|w| w.as_bytes().to_vec()).collect()),
+    );
+    facts.constants.extend(
+        pd.constants
+            .iter()
+            .map(|(kind, text)| (lang, kind.clone(), text.clone())),
+    );
+    let holders: HashSet<(usize, usize, u16)> = islands
+        .iter()
+        .map(|i| (i.range.start_byte, i.range.end_byte, i.holder))
+        .collect();
+    let mut unnests = unnest::Found::new(&pd.unnests);
+    let mut templates = templates::Found::default();
+    let (first_token, first_ident) = (facts.tokens.len(), facts.idents.len());
+    parse::walk(tree, |node| {
+        let kind = node.kind();
+        let range = node.byte_range();
+        if holders.contains(&(range.start, range.end, node.kind_id())) {
+            return false;
+        }
+        if !pd.unnests.is_empty() {
+            unnests.visit(node, &pd.unnests, src);
+        }
+        templates.visit(node, pd, src);
+        let named = node.is_named();
+        if named {
+            if let Some(spec) = pd.functions.iter().find(|s| s.kind == kind) {
+                facts.functions.extend(list_site(&node, spec, pd, src));
+                facts.inlinable.extend(inlinable(&node, spec, pd, src));
+            }
+            let parent_kind = node.parent().map(|p| p.kind());
+            for r in pd.rewrites.iter().filter(|r| {
+                r.kind == kind && (r.parent.is_none() || r.parent.as_deref() == parent_kind)
+            }) {
+                let mut text = Vec::new();
+                let filled = r.pieces.iter().all(|p| match p {
+                    Piece::Text(t) => {
+                        text.extend_from_slice(t.as_bytes());
+                        true
+                    }
+                    Piece::Field(f) => field_path(node, f).is_some_and(|c| {
+                        // Where blocks are marked by indentation, the field's lines move
+                        // to the node's column.
+                        let shift = match pd.indentation {
+                            true => {
+                                indent::column(src, range.start)
+                                    - indent::column(src, c.start_byte())
+                            }
+                            false => 0,
+                        };
+                        indent::reindent(&src[c.byte_range()], shift, &mut text);
+                        true
+                    }),
+                    Piece::Inner => inner(node).is_some_and(|r| {
+                        text.extend_from_slice(&src[r]);
+                        true
+                    }),
+                });
+                if filled && text.len() < range.len() {
+                    facts.rewrites.push((range.clone(), text));
+                }
+            }
+            for spec in pd.drops.iter().filter(|s| s.kind == kind) {
+                if let Some((r, text)) = drops::drop_children(node, spec, src) {
+                    if text.len() < r.len() {
+                        facts.rewrites.push((r, text));
+                    }
+                }
+            }
+            if let Some(spec) = pd.unwraps.iter().find(|s| s.kind == kind) {
+                facts.unwraps.extend(unwrap(node, spec, src));
+            }
+            for spec in pd
+                .merges
+                .iter()
+                .filter(|s| s.scopes.iter().any(|k| k == kind))
+            {
+                facts.merges.extend(merge::merges(node, spec, src));
+            }
+            if let Some(spec) = pd.calls.iter().find(|s| s.kind == kind) {
+                facts.calls.extend(list_site(&node, spec, pd, src));
+            }
+            if let Some(spec) = pd.inline.iter().find(|s| s.kind == kind) {
+                let name = field_path(node, &spec.name);
+                let body = field_path(node, &spec.body);
+                if let (Some(name), Some(body)) = (name, body) {
+                    if name.child_count() == 0 && pd.identifiers.contains_key(name.kind()) {
+                        let mut text = src[body.byte_range()].to_vec();
+                        if spec.parens && body.child_count() > 0 {
+                            text.insert(0, b'(');
+                            text.push(b')');
+                        }
+                        facts.definitions.push(Definition {
+                            range: range.clone(),
+                            name: src[name.byte_range()].to_vec(),
+                            name_range: name.byte_range(),
+                            body: text,
+                            // An island's root spans no more than the island.
+                            scope: node.parent().map_or(whole.clone(), |p| {
+                                let r = p.byte_range();
+                                r.start.max(whole.start)..r.end.min(whole.end)
+                            }),
+                        });
+                    }
+                }
+            }
+        }
+        let literal = if named && !node.is_error() {
+            pd.literals.get(kind)
+        } else {
+            None
+        };
+        let leaf = node.child_count() == 0;
+        if let Some(texts) = literal {
+            let own = &src[range.clone()];
+            let replacements = texts
+                .iter()
+                .map(|t| t.as_bytes().to_vec())
+                .filter(|t| t.len() < own.len())
+                .collect();
+            facts.literals.push(Literal {
+                range: range.clone(),
+                replacements,
+            });
+        }
+        if (leaf || literal.is_some()) && !node.is_missing() && !range.is_empty() {
+            facts.tokens.push(range.clone());
+            if named {
+                if let Some(&group) = pd.identifiers.get(kind) {
+                    let group = group.map(|g| g + groups);
+                    facts.idents.push(Ident { range, group });
+                }
+            }
+        }
+        literal.is_none()
+    });
+    facts
+        .strips
+        .extend(strip::strips(pd, src, &facts.tokens[first_token..]));
+    facts.unnests.extend(unnests.unnests());
+    let templates = templates.candidates(pd, &facts.idents[first_ident..], src);
+    facts.templates.extend(templates);
+    Ok(())
 }
 
 /// The node at a field path (`value`, or `declarator.value`: the `value` of the node's

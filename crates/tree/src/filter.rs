@@ -14,7 +14,10 @@
 //! of an error-free tree: it is then a derivation of the whole candidate in the grammar, which
 //! the fresh parse finds too. Every other case (errors found, or a current text with errors)
 //! is parsed from scratch. Checked against fresh parses of random candidates by
-//! [`crate::fuzz::fuzz_case`].
+//! [`crate::fuzz::fuzz_case`]. A text's islands in other languages (`inject.rs`: an HTML
+//! document's scripts and styles) are always parsed from scratch, found on the text's tree (an
+//! error-free incremental parse is the fresh parse's derivation, so it finds the same islands);
+//! their errors count with the text's. The trees kept are the text's alone.
 //!
 //! An improvement is a candidate the filter accepted one oracle run before, so the filter
 //! keeps the trees of the last error-free candidates it accepted ([`ACCEPTED_KEEP`]), and
@@ -39,7 +42,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use tree_sitter::{InputEdit, Point, Tree};
 
-use crate::parse::{error_nodes, parse_counting, parse_from};
+use crate::inject::{self, parse_counting};
+use crate::parse::{error_nodes, parse_from};
 use crate::Lang;
 
 mod chunks;
@@ -129,7 +133,8 @@ impl SyntaxFilter {
         }
         if let Some(base) = self.base() {
             if let Some(tree) = self.reparse(&base, candidate) {
-                if error_nodes(&tree) == 0 {
+                // Islands (`inject.rs`) are parsed from scratch, on the text's tree.
+                if error_nodes(&tree) == 0 && inject::errors(self.lang, &tree, candidate) == 0 {
                     self.remember(candidate, tree);
                     return true;
                 }
@@ -440,6 +445,19 @@ mod tests {
         filter.rebase_parsed(b"let x = ;", parse);
         assert!(filter.accepts(b"let x = ;\nlet y;"));
         assert_eq!((filter.fresh_parses(), filter.incremental_parses()), (2, 0));
+    }
+
+    #[test]
+    fn an_incremental_parse_counts_the_islands_errors() {
+        let text = b"<p>a</p>\n<script>let x = f(1, 2);</script>\n";
+        let (_, parse) = crate::RTree::build_parsed(Lang::Html, text).unwrap();
+        let filter = SyntaxFilter::new(Lang::Html, 0);
+        filter.rebase_parsed(text, parse);
+        // The HTML parse of each candidate is error-free; the script's JavaScript is not.
+        assert!(!filter.accepts(b"<p>a</p>\n<script>let x = f(1 +);</script>\n"));
+        assert!(!filter.accepts(b"<p>a</p>\n<script>let x = ;</script>\n"));
+        assert!(filter.accepts(b"<p>a</p>\n<script>let x = f(1);</script>\n"));
+        assert!(filter.incremental_parses() >= 1);
     }
 
     #[test]

@@ -30,8 +30,11 @@ pub(crate) fn chain(
     if family == 0 {
         return false;
     }
+    // An island's root is of another language: never a member or a link.
+    let lang = raw.lang[r as usize];
     let member = |x: u32| {
-        !raw.is_token(x)
+        raw.lang[x as usize] == lang
+            && !raw.is_token(x)
             && raw.kids(x).len() >= 2
             && data.family[raw.kind[x as usize] as usize] == family
     };
@@ -48,7 +51,8 @@ pub(crate) fn chain(
         } else if member(last) {
             prefix.push(group(raw, &kids[..kids.len() - 1], tail, scratch));
             cur = last;
-        } else if data.link[raw.kind[last as usize] as usize]
+        } else if raw.lang[last as usize] == lang
+            && data.link[raw.kind[last as usize] as usize]
             && raw.kids(last).len() >= 2
             && member(*raw.kids(last).last().unwrap_or(&last))
         {

@@ -17,7 +17,11 @@ mod c;
 #[cfg(test)]
 mod cpp;
 #[cfg(test)]
+mod css;
+#[cfg(test)]
 mod go;
+#[cfg(test)]
+mod html;
 #[cfg(test)]
 mod java;
 #[cfg(test)]
@@ -41,6 +45,8 @@ pub enum Lang {
     Rust,
     Python,
     Go,
+    Html,
+    Css,
     /// No grammar: reduced by line/character ddmin.
     Text,
     /// A grammar compiled and loaded at run time; lives for the rest of the process.
@@ -57,9 +63,14 @@ pub(crate) struct Builtin {
 }
 
 /// `BUILTINS` from one line per grammar: the variant, the canonical name (also the folder under
-/// `grammars/`), the tree-sitter language, the other `--language` names, the extensions.
+/// `grammars/`), the tree-sitter language, the other `--language` names, the extensions, and
+/// `injections` for a language with `grammars/<name>/injections.toml` (see `inject.rs`).
 macro_rules! builtins {
-    ($($lang:ident $name:literal $language:expr, [$($alias:literal),*], [$($ext:literal),*];)*) => {
+    (@injections $name:literal injections) => {
+        include_str!(concat!("../../../grammars/", $name, "/injections.toml"))
+    };
+    (@injections $name:literal) => { "" };
+    ($($lang:ident $name:literal $language:expr, [$($alias:literal),*], [$($ext:literal),*] $(, $inj:ident)?;)*) => {
         const BUILTINS: &[Builtin] = &[$(Builtin {
             lang: Lang::$lang,
             names: &[$name $(, $alias)*],
@@ -72,6 +83,7 @@ macro_rules! builtins {
                 compatible: include_str!(concat!("../../../grammars/", $name, "/compatible.txt")),
                 flatten: include_str!(concat!("../../../grammars/", $name, "/flatten.txt")),
                 passes: include_str!(concat!("../../../grammars/", $name, "/passes.toml")),
+                injections: builtins!(@injections $name $($inj)?),
             },
         }),*];
     };
@@ -88,6 +100,8 @@ builtins! {
     Rust "rust" tree_sitter_rust::LANGUAGE, ["rs"], ["rs"];
     Python "python" tree_sitter_python::LANGUAGE, ["py"], ["py", "pyi"];
     Go "go" tree_sitter_go::LANGUAGE, ["golang"], ["go"];
+    Html "html" tree_sitter_html::LANGUAGE, ["htm"], ["html", "htm", "xhtml"], injections;
+    Css "css" tree_sitter_css::LANGUAGE, [], ["css"];
 }
 
 impl Lang {
@@ -102,6 +116,8 @@ impl Lang {
             Lang::Rust,
             Lang::Python,
             Lang::Go,
+            Lang::Html,
+            Lang::Css,
             Lang::Text,
         ]
     }
@@ -227,6 +243,9 @@ pub(crate) struct Spec<'a> {
     pub flatten: &'a str,
     /// The transformation passes' data (`passes.toml`, see `crate::facts`).
     pub passes: &'a str,
+    /// Where the text is in other languages (`injections.toml`, see `crate::inject`; empty:
+    /// nowhere).
+    pub injections: &'a str,
 }
 
 /// Kind ids: tree-sitter's canonical ids `0..n`, then ERROR = `n`, then for every kind `k`
@@ -262,6 +281,8 @@ pub(crate) struct LangData {
     pub link: Vec<bool>,
     /// The transformation passes' data.
     pub passes: PassData,
+    /// Where the text holds other languages (`injections.toml`, see `crate::inject`).
+    pub injections: Vec<crate::injections::Injection>,
 }
 
 /// The lines of a data file that are neither blank nor comments.
@@ -392,6 +413,9 @@ impl LangData {
             .map(|k| names[k].to_string())
             .collect::<Vec<_>>();
         let passes = PassData::new(spec.name, spec.passes, &ts, keywords.into_iter())?;
+        let injections = crate::injections::parse(spec.name, spec.injections, &ts, |l| {
+            Lang::from_name(l).is_some_and(Lang::has_grammar)
+        })?;
         Ok(LangData {
             ts,
             names,
@@ -407,6 +431,7 @@ impl LangData {
             family,
             link,
             passes,
+            injections,
         })
     }
 
@@ -491,7 +516,7 @@ mod tests {
     #[track_caller]
     pub(super) fn check_loads_and_parses(lang: Lang, src: &[u8]) {
         let data = lang.data().unwrap();
-        assert!(data.names.len() > 100, "{lang:?}");
+        assert!(data.names.len() > 50, "{lang:?}");
         let min_known = data.min.iter().filter(|m| m.is_some()).count();
         assert!(min_known > data.names.len() / 2, "{lang:?}");
         assert!(!data.positions.is_empty(), "{lang:?}");

@@ -117,7 +117,8 @@ fn source(lang: Lang) -> Option<&'static str> {
         Lang::Rust => include_str!("../../../grammars/rust/layout.toml"),
         Lang::Python => include_str!("../../../grammars/python/layout.toml"),
         Lang::Go => include_str!("../../../grammars/go/layout.toml"),
-        Lang::Text | Lang::Loaded(_) => return None,
+        // No layout data for HTML and CSS: their results keep their whitespace.
+        Lang::Html | Lang::Css | Lang::Text | Lang::Loaded(_) => return None,
     })
 }
 

@@ -195,6 +195,7 @@ pub fn load(path: &Path, cache: &Path) -> Result<Loaded, Error> {
         Some(text) => text,
         None => default_passes(&ts),
     };
+    let injections = optional("injections.toml")?.unwrap_or_default();
     let data = LangData::new(Spec {
         name: &name,
         language: ts,
@@ -203,6 +204,7 @@ pub fn load(path: &Path, cache: &Path) -> Result<Loaded, Error> {
         compatible: &compatible,
         flatten: &flatten,
         passes: &passes,
+        injections: &injections,
     })
     .map_err(|what| Error::NotAGrammar {
         path: path.to_path_buf(),

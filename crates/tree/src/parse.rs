@@ -21,6 +21,30 @@ pub(crate) fn parse_from(
     src: &[u8],
     old: Option<&tree_sitter::Tree>,
 ) -> Result<tree_sitter::Tree, Error> {
+    with_parser(lang, |parser| parser.parse(src, old))
+}
+
+/// Parse the part `range` of `src` alone (an island, see `inject.rs`): the tree's nodes have
+/// their byte ranges in the whole of `src`.
+pub(crate) fn parse_range(
+    lang: Lang,
+    src: &[u8],
+    range: tree_sitter::Range,
+) -> Result<tree_sitter::Tree, Error> {
+    with_parser(lang, |parser| {
+        parser.set_included_ranges(&[range]).ok()?;
+        let tree = parser.parse(src, None);
+        // The cached parser parses whole texts again, whether or not this parse succeeded.
+        parser.set_included_ranges(&[]).ok()?;
+        tree
+    })
+}
+
+/// Run `parse` with this thread's cached parser for `lang`, reset; its `None` is an error.
+fn with_parser(
+    lang: Lang,
+    parse: impl FnOnce(&mut tree_sitter::Parser) -> Option<tree_sitter::Tree>,
+) -> Result<tree_sitter::Tree, Error> {
     let data = lang.data()?;
     PARSERS.with(|cell| {
         let mut parsers = cell.borrow_mut();
@@ -38,7 +62,7 @@ pub(crate) fn parse_from(
         };
         let parser = &mut parsers[i].1;
         parser.reset();
-        parser.parse(src, old).ok_or(Error::Parser {
+        parse(parser).ok_or(Error::Parser {
             lang: lang.name(),
             reason: "the parser returned no tree".to_string(),
         })
@@ -79,23 +103,10 @@ pub(crate) fn walk<'t>(
     }
 }
 
-/// Re-parse `src` and count its ERROR and MISSING nodes (the syntax filter's measure).
-/// A language without grammar, or a parser failure, counts as 0 errors.
-pub fn count_errors(lang: Lang, src: &[u8]) -> usize {
-    parse_counting(lang, src).0
-}
-
-/// [`count_errors`] with the tree it counted in (none without a grammar or a tree).
-pub(crate) fn parse_counting(lang: Lang, src: &[u8]) -> (usize, Option<tree_sitter::Tree>) {
-    match parse(lang, src) {
-        Ok(tree) => (error_nodes(&tree), Some(tree)),
-        Err(_) => (0, None),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::count_errors;
 
     #[test]
     fn counts_errors_and_missing() {

@@ -108,6 +108,9 @@ pub fn generate(src: &GrammarSources<'_>) -> Result<Vec<(&'static str, String)>,
             )),
             None => pos.push_str(&format!("{parent}\t{field}\t{class}\n")),
         }
+        // An override of `parent/*` is the class of every unnamed child (but those with an
+        // override of their own).
+        let overridden = position_overrides.contains_key(&(parent.clone(), field.clone()));
         if field == "*" {
             // Unnamed children mix list items with parts of inlined hidden rules: a
             // class per child kind where it differs from the default.
@@ -116,7 +119,11 @@ pub fn generate(src: &GrammarSources<'_>) -> Result<Vec<(&'static str, String)>,
                 if *p != parent || !key.starts_with('*') {
                     break;
                 }
-                let kind_class = class_of(states);
+                let kind_class = match position_overrides.get(&(parent.clone(), key.clone())) {
+                    Some(&own) => own,
+                    None if overridden => class,
+                    None => class_of(states),
+                };
                 if key.len() > 1 && kind_class != class {
                     pos.push_str(&format!("{parent}\t{key}\t{kind_class}\n"));
                 }

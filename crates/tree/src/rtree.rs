@@ -25,7 +25,7 @@
 
 use crate::flatten::{self, Item};
 use crate::lang::{KindId, LangData};
-use crate::raw::Raw;
+use crate::raw::{Langed, Raw};
 use crate::{parse, squeeze, Error, Lang};
 
 /// A node of a reduction tree. Index into the tree's arena.
@@ -95,6 +95,9 @@ struct Node {
     /// Kind of the innermost node of a squeezed chain (== kind if not squeezed).
     inner: KindId,
     flags: u16,
+    /// The node's language: an index into [`RTree::langs`] (0: the text's; others: islands',
+    /// see `inject.rs`). `kind` and `inner` are kinds of that language.
+    lang: u8,
     /// Tokens: prefix start, text start, text end. Rules: pre == start, byte range.
     pre: u32,
     start: u32,
@@ -108,8 +111,8 @@ struct Node {
 /// reduction (pruned nodes, hoisted nodes).
 #[derive(Clone)]
 pub struct RTree {
-    lang: Lang,
-    data: &'static LangData,
+    /// The text's language first, then the languages of its islands.
+    langs: Vec<Langed>,
     src: Vec<u8>,
     nodes: Vec<Node>,
     kids: Vec<NodeId>,
@@ -160,17 +163,30 @@ impl RTree {
             return Err(Error::TooLarge(src.len()));
         }
         let ts_tree = parse::parse(lang, src)?;
-        let errors = parse::error_nodes(&ts_tree);
-        let callees = if data.passes.declare_before_use {
-            crate::facts::callee_starts(&data.passes, &ts_tree)
-        } else {
-            Default::default()
-        };
-        let sites = crate::facts::declaration_sites(&data.passes, &ts_tree, src);
-        let raw = Raw::new(data, &ts_tree, src);
+        let islands = crate::inject::islands(lang, &ts_tree, src);
+        let mut langs: Vec<Langed> = vec![(lang, data)];
+        let mut errors = parse::error_nodes(&ts_tree);
+        let mut callees = std::collections::HashMap::new();
+        let mut sites = Vec::new();
+        // The text's tree and its islands' (the built-in languages are fewer than 256).
+        let mut trees = vec![(data, &ts_tree, &islands)];
+        while let Some((d, t, below)) = trees.pop() {
+            if d.passes.declare_before_use {
+                callees.extend(crate::facts::callee_starts(&d.passes, t));
+            }
+            sites.extend(crate::facts::declaration_sites(&d.passes, t, src));
+            for island in below {
+                let d = island.lang.data()?;
+                if !langs.iter().any(|x| x.0 == island.lang) {
+                    langs.push((island.lang, d));
+                }
+                errors += parse::error_nodes(&island.tree);
+                trees.push((d, &island.tree, &island.islands));
+            }
+        }
+        let raw = Raw::new(&langs, &ts_tree, &islands, src);
         let mut tree = RTree {
-            lang,
-            data,
+            langs,
             src: src.to_vec(),
             nodes: Vec::with_capacity(raw.len()),
             kids: Vec::with_capacity(raw.len()),
@@ -204,12 +220,15 @@ impl RTree {
             let mut node = match task {
                 Task::Raw(r0, optional) => {
                     let outer = raw.kind[r0 as usize];
-                    let outer_named = self.data.is_named(outer);
+                    let lang = raw.lang[r0 as usize];
+                    let data = self.langs[lang as usize].1;
+                    let outer_named = data.is_named(outer);
                     let r = squeeze::squeeze(raw, r0);
                     let ru = r as usize;
                     let mut node = Node {
                         kind: outer,
                         inner: raw.kind[ru],
+                        lang,
                         flags: if optional { OPTIONAL } else { 0 }
                             | if raw.fixed[r0 as usize] { FIXED } else { 0 }
                             | if raw.extra[ru] { EXTRA } else { 0 },
@@ -232,7 +251,7 @@ impl RTree {
                                 node.flags |= SEPARATOR;
                             }
                         }
-                    } else if !flatten::chain(raw, self.data, r, &mut items, &mut scratch) {
+                    } else if !flatten::chain(raw, data, r, &mut items, &mut scratch) {
                         items.extend(
                             raw.kids(r)
                                 .iter()
@@ -253,6 +272,7 @@ impl RTree {
                     Node {
                         kind,
                         inner: kind,
+                        lang: raw.lang[first],
                         flags: OPTIONAL,
                         pre: raw.start[first],
                         start: raw.start[first],
@@ -319,8 +339,18 @@ impl RTree {
         }
     }
 
+    /// The language of the text the tree was built from.
     pub fn lang(&self) -> Lang {
-        self.lang
+        self.langs[0].0
+    }
+    /// The language of a node: the text's, or that of the island it is in (`<script>`'s
+    /// JavaScript in an HTML document).
+    pub fn lang_of(&self, n: NodeId) -> Lang {
+        self.langs[self.node(n).lang as usize].0
+    }
+    /// The grammar data of a node's language.
+    fn data(&self, n: NodeId) -> &'static LangData {
+        self.langs[self.node(n).lang as usize].1
     }
     /// The root of the current tree.
     pub fn root(&self) -> NodeId {
@@ -334,11 +364,11 @@ impl RTree {
     /// have the kind of the outermost node of the chain; the groups of a flattened chain
     /// have kind `<kind>/tail`.
     pub fn kind(&self, n: NodeId) -> &str {
-        &self.data.names[self.node(n).kind as usize]
+        &self.data(n).names[self.node(n).kind as usize]
     }
     /// The kind of the innermost node of a squeezed chain (== `kind` when not squeezed).
     pub fn inner_kind(&self, n: NodeId) -> &str {
-        &self.data.names[self.node(n).inner as usize]
+        &self.data(n).names[self.node(n).inner as usize]
     }
     /// Parent in the current tree (after hoisting), None for the root.
     pub fn parent(&self, n: NodeId) -> Option<NodeId> {
@@ -380,16 +410,19 @@ impl RTree {
     pub fn must_be_used(&self, n: NodeId) -> bool {
         self.node(n).flags & MUST_USE != 0
     }
-    /// The language has declarations that must be used (`must_use` of `[[declarations]]`).
+    /// A language of the text has declarations that must be used (`must_use` of
+    /// `[[declarations]]`).
     pub fn has_must_use(&self) -> bool {
-        self.data.passes.declarations.iter().any(|d| d.must_use)
+        self.langs
+            .iter()
+            .any(|l| l.1.passes.declarations.iter().any(|d| d.must_use))
     }
     /// What goes with a declaration that [`RTree::must_be_used`] when its last use goes: the
     /// nearest enclosing node (or itself) of a kind of `[[declarations]]`, or further up to
     /// the first that may be left empty (`var x int` for its `var_spec`). `None` when that
     /// is the root.
     pub fn removal_unit(&self, n: NodeId) -> Option<NodeId> {
-        let decls = &self.data.passes.declarations;
+        let decls = &self.data(n).passes.declarations;
         let is_decl = |m: NodeId| {
             decls.iter().any(|d| {
                 d.kinds
@@ -418,20 +451,22 @@ impl RTree {
     /// A node whose names are not visible outside it (`local_scopes` of passes.toml: C's
     /// blocks and parameter lists).
     pub fn is_local_scope(&self, n: NodeId) -> bool {
-        let scopes = &self.data.passes.local_scopes;
+        let scopes = &self.data(n).passes.local_scopes;
         !scopes.is_empty() && (scopes.contains(self.kind(n)) || scopes.contains(self.inner_kind(n)))
     }
     /// Number the identifier tokens' spellings and mark where names are declared (the first
     /// occurrences, or the `sites` of `[[declarations]]`), and the callees among them
     /// (tokens starting at a byte of `callees`, with whether their call is a statement
-    /// alone).
+    /// alone). Each language of the text (its islands' too) takes part by its own data.
     fn name_identifiers(
         &mut self,
         callees: &std::collections::HashMap<usize, bool>,
         sites: &[crate::facts::DeclSite],
     ) {
-        let by_site = !self.data.passes.declarations.is_empty();
-        if !self.data.passes.declare_before_use && !by_site {
+        let takes_part = |p: &crate::pass_data::PassData| {
+            p.declare_before_use || !p.declarations.is_empty()
+        };
+        if !self.langs.iter().any(|l| takes_part(&l.1.passes)) {
             return;
         }
         // Declared tokens by start byte, with whether they must be used; declarations named
@@ -447,7 +482,6 @@ impl RTree {
                 paths.insert((s.range.start, s.range.end), (p, s.must_use));
             }
         }
-        let identifiers = &self.data.passes.identifiers;
         let mut ids: std::collections::HashMap<&[u8], u32> = std::collections::HashMap::new();
         let mut names = vec![NONE; self.nodes.len()];
         // (node index, flags to set): set after the walk, which borrows the nodes.
@@ -463,11 +497,16 @@ impl RTree {
                 marks.push((n.index(), DECLARES | if must { MUST_USE } else { 0 }));
                 continue;
             }
-            if node.flags & TOKEN == 0 || !identifiers.contains_key(self.inner_kind(n)) {
+            let passes = &self.data(n).passes;
+            let by_site = !passes.declarations.is_empty();
+            if node.flags & TOKEN == 0
+                || !takes_part(passes)
+                || !passes.identifiers.contains_key(self.inner_kind(n))
+            {
                 continue;
             }
             let text = &self.src[node.start as usize..node.end as usize];
-            if self.data.passes.reserved.contains(text) {
+            if passes.reserved.contains(text) {
                 continue;
             }
             let next = ids.len() as u32;
@@ -508,7 +547,7 @@ impl RTree {
         if node.flags & OPTIONAL != 0 {
             return b"";
         }
-        match &self.data.min[node.kind as usize] {
+        match &self.data(n).min[node.kind as usize] {
             Some(s) => s,
             None => &self.src[node.start as usize..node.end as usize],
         }
@@ -527,11 +566,11 @@ impl RTree {
         if s.flags & FIXED == 0 {
             return true;
         }
-        let Some(lead) = self.data.leading_token(s.kind) else {
+        let Some(lead) = self.data(slot).leading_token(s.kind) else {
             return true;
         };
         let dn = self.node(d);
-        if dn.kind == s.kind || dn.inner == s.kind {
+        if dn.lang == s.lang && (dn.kind == s.kind || dn.inner == s.kind) {
             return true;
         }
         match self.first_live_token(d) {
@@ -566,10 +605,14 @@ impl RTree {
     /// nothing but themselves.
     pub fn compatible(&self, a: NodeId, b: NodeId) -> bool {
         let (x, y) = (self.node(a), self.node(b));
-        if self.data.is_tail(x.kind) || self.data.is_tail(y.kind) {
+        if x.lang != y.lang {
+            return false;
+        }
+        let data = self.data(a);
+        if data.is_tail(x.kind) || data.is_tail(y.kind) {
             return a == b;
         }
-        let compat = &self.data.compat;
+        let compat = &data.compat;
         let same = |p: KindId, q: KindId| p == q || compat[p as usize] & compat[q as usize] != 0;
         same(x.kind, y.kind)
             || same(x.inner, y.inner)
@@ -579,7 +622,7 @@ impl RTree {
     /// `n` may be replaced by a node of the named kind `kind` (as in [`RTree::compatible`]);
     /// false for a kind the grammar does not have.
     pub fn compatible_kind(&self, n: NodeId, kind: &str) -> bool {
-        let d = self.data;
+        let d = self.data(n);
         let Some(k) = (0..d.names.len()).find(|&k| d.named[k] && &*d.names[k] == kind) else {
             return false;
         };
@@ -625,7 +668,7 @@ impl RTree {
     /// language whose blocks are marked by indentation; `None` elsewhere, and for a node in
     /// its own place that never moved.
     pub(crate) fn placement(&self, slot: NodeId, n: NodeId) -> Option<Move> {
-        if !self.data.passes.indentation {
+        if !self.data(slot).passes.indentation {
             return None;
         }
         let moved = self.moves.get(&slot.0).copied();

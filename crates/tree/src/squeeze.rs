@@ -8,7 +8,13 @@ use crate::raw::Raw;
 pub(crate) fn squeeze(raw: &Raw, mut r: u32) -> u32 {
     loop {
         match raw.kids(r) {
-            [only] if !raw.extra[*only as usize] => r = *only,
+            // Not into an island: its root keeps its own language.
+            [only]
+                if !raw.extra[*only as usize]
+                    && raw.lang[*only as usize] == raw.lang[r as usize] =>
+            {
+                r = *only
+            }
             _ => return r,
         }
     }

@@ -44,12 +44,13 @@ pub(super) fn candidates(text: &[u8], lang: Lang, facts: &Facts) -> Vec<Vec<Spli
         let mut texts: Vec<&[u8]> = facts
             .constants
             .iter()
-            .filter(|(kind, t)| {
+            .filter(|(lang, kind, t)| {
                 (t.len() < own.len() || t.len() == own.len() && ident(n))
                     && t != own
+                    && tree.lang_of(n) == *lang
                     && tree.compatible_kind(n, kind)
             })
-            .map(|(_, t)| t.as_slice())
+            .map(|(_, _, t)| t.as_slice())
             .collect();
         let constants = texts.len();
         if tree.is_token(n) {

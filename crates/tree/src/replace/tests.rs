@@ -176,6 +176,8 @@ fn replacement_quality_per_language() {
         "rust",
         "python",
         "go",
+        "html",
+        "css",
     ] {
         let (ok, tested) = per_lang.get(lang).copied().unwrap_or_default();
         let rate = ok as f64 / tested.max(1) as f64;
