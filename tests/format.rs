@@ -319,7 +319,7 @@ fn python_whose_indentation_matters_keeps_it() {
     assert_eq!(done, steps(&[("layout", "rejected"), ("black", "failed")]));
     expect![[r#"
         def _():
-        	0
+        	return
                 return
 
     "#]]

@@ -145,6 +145,7 @@ fn dump_tree_and_tree_stats_need_no_oracle() {
               --test <ORACLE>
 
             Usage: treedd --test ORACLE [OPTIONS] INPUT
+                   treedd --test ORACLE [OPTIONS] DIR | FILE FILE...
                    treedd --dump-tree|--print-tree-stats [--language LANG] INPUT
 
             For more information, try '--help'.

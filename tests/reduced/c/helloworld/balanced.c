@@ -1,3 +1,1 @@
-int main() {
-        printf("Hello world!\n");
-}
+int main() { printf("Hello world!\n"); }

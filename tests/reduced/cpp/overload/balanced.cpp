@@ -1,10 +1,2 @@
-
-namespace c {
-
-template <typename T>T scale();
-
-}
-
-int a {
-  c::scale();
-}
+template <typename> scale() {}
+int a { scale(); }

@@ -1,5 +1,5 @@
 package a
 
 func a() {
-		results <- Result{}
+	results <- Result{}
 }

@@ -1,6 +1,5 @@
- class LocalizedPi {
-     
-    public static void main(String[]a) {
-           throw new RuntimeException("Unsupported locale");
+class LocalizedPi {
+    public static void main(String[] a) {
+        throw new RuntimeException("Unsupported locale");
     }
 }

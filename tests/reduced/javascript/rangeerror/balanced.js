@@ -1,6 +1,1 @@
-
-
-
-
-
- Array( - Math)
+Array(-Math)

@@ -1,2 +1,1 @@
-
-    (0 .x.length)
+(0 .x.length)

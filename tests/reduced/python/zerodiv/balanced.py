@@ -1,16 +1,9 @@
-
-
-
-
 def ratio():
-     0 / 0
+    0 / 0
 
 
+def h():
+    ratio()
 
 
-
-def e():ratio()
-    
-
-
-(e())
+h()

@@ -1,3 +1,1 @@
-
-
-class <T extends Entity>{}
+class<T extends Entity> {}
