@@ -96,7 +96,7 @@ fn presets() {
         .collect();
     assert_eq!(
         names,
-        ["HDDH*", "HDDH^r*", "Coarse HDD^r*"],
+        ["HDDH*", "HDDH^r* size-first", "Coarse HDD^r* size-first"],
         "the measured choices"
     );
     let d = TreeConfig::default();
