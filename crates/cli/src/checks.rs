@@ -46,17 +46,7 @@ pub fn regular_input(path: &Path) -> Result<(), Fatal> {
     let meta = fs::metadata(path).map_err(|e| fail(e.to_string()))?;
     let ft = meta.file_type();
     if !ft.is_file() {
-        let what = if ft.is_dir() {
-            "a directory"
-        } else if ft.is_fifo() {
-            "a FIFO"
-        } else if ft.is_socket() {
-            "a socket"
-        } else if ft.is_char_device() || ft.is_block_device() {
-            "a device"
-        } else {
-            "not a regular file"
-        };
+        let what = file_kind(ft);
         return Err(fail(format!(
             "it is {what}; treedd needs a regular file (copy the input to one)"
         )));
@@ -90,4 +80,19 @@ pub fn check_writable(path: &Path, what: &str) -> Result<(), Fatal> {
 
 fn io_reason(e: &io::Error) -> String {
     e.to_string()
+}
+
+/// What a file that is not a regular file is, for an error message ("it is a FIFO").
+pub(crate) fn file_kind(ft: fs::FileType) -> &'static str {
+    if ft.is_dir() {
+        "a directory"
+    } else if ft.is_fifo() {
+        "a FIFO"
+    } else if ft.is_socket() {
+        "a socket"
+    } else if ft.is_char_device() || ft.is_block_device() {
+        "a device"
+    } else {
+        "not a regular file"
+    }
 }

@@ -14,7 +14,7 @@ pub(crate) mod write;
 use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Component, Path, PathBuf};
 
 use treedd_proc::{FileEntry, FileKind, Files};
@@ -198,15 +198,7 @@ fn walk(root: &Path, rel: &Path, out: &mut Vec<FileEntry>) -> Result<(), Fatal> 
                 bytes: target.as_os_str().as_bytes().to_vec(),
             });
         } else {
-            let what = if ft.is_fifo() {
-                "a FIFO"
-            } else if ft.is_socket() {
-                "a socket"
-            } else if ft.is_char_device() || ft.is_block_device() {
-                "a device"
-            } else {
-                "not a regular file"
-            };
+            let what = crate::checks::file_kind(ft);
             return Err(input_error(
                 &path,
                 &format!("it is {what}; a directory input may hold only regular files, directories and symbolic links within it"),

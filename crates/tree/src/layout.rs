@@ -14,6 +14,7 @@ use std::sync::OnceLock;
 
 use serde::Deserialize;
 
+use crate::parse::walk;
 use crate::Lang;
 
 /// `grammars/<lang>/layout.toml`, as written (see the comments in `grammars/c/layout.toml`).
@@ -267,25 +268,6 @@ fn shape(tree: &tree_sitter::Tree) -> Vec<(u16, u32, bool)> {
         true
     });
     out
-}
-
-/// Pre-order walk with one cursor; `visit` returns whether to enter the node's children.
-fn walk(tree: &tree_sitter::Tree, mut visit: impl FnMut(tree_sitter::Node<'_>) -> bool) {
-    let mut cursor = tree.walk();
-    loop {
-        let enter = visit(cursor.node());
-        if enter && cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return;
-            }
-        }
-    }
 }
 
 /// A piece of the text copied as it is.
