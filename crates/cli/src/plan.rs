@@ -184,20 +184,7 @@ impl Plan {
             let (a, h) = preset_defaults(preset);
             (args.algorithm.unwrap_or(a), args.hoist.unwrap_or(h))
         };
-        let recursive = matches!(algorithm, Algorithm::Hddr | Algorithm::CoarseHddr);
-        let order = match args.order {
-            Some(o) if !recursive && o.value() != TraversalOrder::BreadthFirst => {
-                return Err(conflict(format!(
-                    "--order {} orders HDDr's work list, but the algorithm is {}",
-                    o.value().name(),
-                    algorithm.name()
-                ))
-                .into());
-            }
-            Some(o) => o.value(),
-            None if recursive => preset_config.order,
-            None => TraversalOrder::BreadthFirst,
-        };
+        let order = work_order(args, algorithm, &preset_config).map_err(conflict)?;
         let lang = match (lang, &args.grammar) {
             (Some(lang), _) => lang,
             (None, Some(dir)) => load_grammar(dir)?,
@@ -269,6 +256,29 @@ fn same_file(a: &Path, b: &Path) -> bool {
         (Ok(a), Ok(b)) => a == b,
         _ => std::path::absolute(a).ok() == std::path::absolute(b).ok(),
     }
+}
+
+/// HDDr's work order: `--order`, else the preset's for the recursive algorithms and
+/// breadth-first for the others; an order other than breadth-first for an algorithm without
+/// a work list is a conflict (the message).
+pub(super) fn work_order(
+    args: &Args,
+    algorithm: Algorithm,
+    preset: &TreeConfig,
+) -> Result<TraversalOrder, String> {
+    let recursive = matches!(algorithm, Algorithm::Hddr | Algorithm::CoarseHddr);
+    Ok(match args.order {
+        Some(o) if !recursive && o.value() != TraversalOrder::BreadthFirst => {
+            return Err(format!(
+                "--order {} orders HDDr's work list, but the algorithm is {}",
+                o.value().name(),
+                algorithm.name()
+            ));
+        }
+        Some(o) => o.value(),
+        None if recursive => preset.order,
+        None => TraversalOrder::BreadthFirst,
+    })
 }
 
 #[cfg(test)]

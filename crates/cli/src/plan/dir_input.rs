@@ -3,10 +3,10 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use treedd_reduce::{TraversalOrder, TreeConfig};
+use treedd_reduce::TreeConfig;
 use treedd_tree::Lang;
 
-use super::{preset_defaults, Plan};
+use super::{preset_defaults, work_order, Plan};
 use crate::dir::{Source, TreeInput};
 use crate::exit::{self, Fatal};
 use crate::flags::{Algorithm, Args, Hoist, Preset, Unit};
@@ -58,19 +58,7 @@ pub(crate) fn plan(args: &Args, tree: TreeInput) -> anyhow::Result<Plan> {
     let minimizer = args
         .list_minimizer
         .map_or(preset_config.ddmin.minimizer, |m| m.value());
-    let recursive = matches!(algorithm, Algorithm::Hddr | Algorithm::CoarseHddr);
-    let order = match args.order {
-        Some(o) if !recursive && o.value() != TraversalOrder::BreadthFirst => {
-            return Err(conflict(&format!(
-                "--order {} orders HDDr's work list, but the algorithm is {}",
-                o.value().name(),
-                algorithm.name()
-            )));
-        }
-        Some(o) => o.value(),
-        None if recursive => preset_config.order,
-        None => TraversalOrder::BreadthFirst,
-    };
+    let order = work_order(args, algorithm, &preset_config).map_err(|m| conflict(&m))?;
     let output = args.output.clone().unwrap_or_else(|| tree.default_output());
     check_paths(&tree, &output, args.stats.as_deref())?;
     Ok(Plan {
