@@ -4,6 +4,7 @@
 //! sequences checked by `treedd_tree::dev::fuzz_case`. Prints the counts; exits non-zero
 //! with the failing seeds if any case failed or panicked.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -29,34 +30,34 @@ pub fn run(args: &[String]) -> Result<()> {
     }
     let corpus = corpus()?;
     println!(
-        "fuzz: {} corpus files, seed {seed}, {minutes} min",
+        "fuzz: {} corpus files in {} languages, seed {seed}, {minutes} min",
+        corpus.iter().map(|(_, f)| f.len()).sum::<usize>(),
         corpus.len()
     );
     let deadline = Instant::now() + Duration::from_secs_f64(minutes * 60.0);
     let mut rng = Rng::new(seed);
     let mut total = FuzzCounts::default();
     let (mut cases, mut failures) = (0u64, Vec::new());
-    let mut per_lang = [0u64; 3];
+    let mut per_lang: BTreeMap<&'static str, u64> = BTreeMap::new();
     while Instant::now() < deadline {
-        let (lang, input) = &corpus[rng.below(corpus.len())];
+        // A language first, then one of its files, so every language gets the same share.
+        let (lang, files) = &corpus[rng.below(corpus.len())];
+        let input = &files[rng.below(files.len())];
         let input = mutate(input, &mut rng);
         let case_seed = rng.next_u64();
         let result = std::panic::catch_unwind(|| fuzz_case(*lang, &input, case_seed, steps));
         cases += 1;
-        per_lang[match lang {
-            Lang::C => 0,
-            Lang::JavaScript => 1,
-            _ => 2,
-        }] += 1;
+        *per_lang.entry(lang.name()).or_default() += 1;
         match result {
             Ok(Ok(c)) => total += c,
             Ok(Err(e)) => failures.push(format!("{} seed {case_seed}: {e}", lang.name())),
             Err(_) => failures.push(format!("{} seed {case_seed}: panic", lang.name())),
         }
     }
+    let langs: Vec<String> = per_lang.iter().map(|(l, n)| format!("{l} {n}")).collect();
     println!(
-        "fuzz: {cases} cases (c {}, javascript {}, java {}), {} prunes, {} hoists, {} tentative candidates, {} re-parses ({} believed incremental by the syntax filter), {} failures",
-        per_lang[0], per_lang[1], per_lang[2], total.prunes, total.hoists, total.tentative, total.reparses, total.incremental, failures.len()
+        "fuzz: {cases} cases ({}), {} prunes, {} hoists, {} tentative candidates, {} re-parses ({} believed incremental by the syntax filter), {} failures",
+        langs.join(", "), total.prunes, total.hoists, total.tentative, total.reparses, total.incremental, failures.len()
     );
     for f in failures.iter().take(20) {
         println!("  {}", f.chars().take(400).collect::<String>());
@@ -67,8 +68,9 @@ pub fn run(args: &[String]) -> Result<()> {
     Ok(())
 }
 
-/// Inputs of every grammar language, at most 256 KiB each.
-fn corpus() -> Result<Vec<(Lang, Vec<u8>)>> {
+/// Inputs of every built-in grammar language (by file extension), at most 256 KiB each,
+/// grouped by language.
+fn corpus() -> Result<Vec<(Lang, Vec<Vec<u8>>)>> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut files = Vec::new();
     walk(&root.join("crates/tree/test_data"), &mut files);
@@ -77,17 +79,17 @@ fn corpus() -> Result<Vec<(Lang, Vec<u8>)>> {
     if let Some(shared) = crate::bench::shared_dir(&root) {
         walk(&shared.join("suites"), &mut files);
     }
-    let mut out = Vec::new();
+    let mut out: Vec<(Lang, Vec<Vec<u8>>)> = Vec::new();
     for f in files {
-        let lang = match f.extension().and_then(|e| e.to_str()) {
-            Some("c") => Lang::C,
-            Some("js") => Lang::JavaScript,
-            Some("java") => Lang::Java,
-            _ => continue,
+        let Some(lang) = Lang::from_path(&f).filter(|l| l.has_grammar()) else {
+            continue;
         };
         if let Ok(bytes) = std::fs::read(&f) {
             if bytes.len() <= 256 << 10 {
-                out.push((lang, bytes));
+                match out.iter_mut().find(|(l, _)| *l == lang) {
+                    Some((_, group)) => group.push(bytes),
+                    None => out.push((lang, vec![bytes])),
+                }
             }
         }
     }
