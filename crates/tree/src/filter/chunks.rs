@@ -396,7 +396,7 @@ fn line_start(t: &[u8], at: usize) -> bool {
         .all(|b| b.is_ascii_whitespace())
 }
 
-/// `t[range]` holds a token: something besides spaces and comments.
+/// `t[range]` holds a token: something besides spaces and terminated comments.
 fn has_token(t: &[u8], mut at: usize, end: usize) -> bool {
     while at < end {
         match t[at] {
@@ -407,9 +407,11 @@ fn has_token(t: &[u8], mut at: usize, end: usize) -> bool {
                     .position(|&b| b == b'\n')
                     .map_or(end, |p| at + p);
             }
-            b'/' if t.get(at + 1) == Some(&b'*') => {
-                at = find(&t[..end], at + 2, b"*/").map_or(end, |e| e + 2);
-            }
+            b'/' if t.get(at + 1) == Some(&b'*') => match find(&t[..end], at + 2, b"*/") {
+                Some(e) => at = e + 2,
+                // Unterminated: an error of the text's, so its item is parsed.
+                None => return true,
+            },
             _ => return true,
         }
     }
@@ -464,6 +466,16 @@ mod tests {
         assert!(e >= 1);
         let without = ns.replace(" int a;\n", "");
         assert_eq!(c.errors(without.as_bytes()), e);
+    }
+
+    #[test]
+    fn an_unterminated_comment_is_an_error_of_its_own() {
+        let c = Chunks::of(Lang::C).unwrap();
+        for text in [&b"/* no end\n"[..], b"int x;\n/* no end int y;\n"] {
+            assert!(count_errors(Lang::C, text) > 0);
+            assert!(c.errors(text) > 0, "{}", String::from_utf8_lossy(text));
+        }
+        assert_eq!(c.errors(b"/* done */ int x;\n"), 0);
     }
 
     #[test]
