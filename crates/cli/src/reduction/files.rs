@@ -18,7 +18,7 @@ use crate::resume;
 
 impl Reduction {
     /// Reduce the tree of files (see `treedd_reduce::reduce_files`).
-    pub(super) fn reduce_files(&self, judge: &Arc<Judge>) -> Vec<u8> {
+    pub(super) fn reduce_files(&self, judge: &Arc<Judge>) -> treedd_reduce::Reduced {
         let ddmin = treedd_reduce::DdminOptions {
             stop: Some(judge.stop_flag()),
             ..self.ddmin_options()

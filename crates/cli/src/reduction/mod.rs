@@ -11,6 +11,7 @@
 //! kills the oracles and removes the scratch directory (`treedd_proc`'s reaper).
 
 mod files;
+mod observer;
 mod original;
 mod resuming;
 mod summary;
@@ -24,11 +25,12 @@ use std::time::Duration;
 use anyhow::Context;
 use treedd_proc::{CommandOracle, Oracle};
 use treedd_reduce::{
-    Base, Confirm, DdminOptions, Filter, Hoisting, Judge, JudgeOptions, OnImprovement, TextUnit,
+    Base, Confirm, DdminOptions, Filter, Hoisting, Judge, JudgeOptions, Reduced, TextUnit,
     TreeConfig,
 };
 use treedd_tree::{Parse, RTree, SyntaxFilter};
 
+use self::observer::Reports;
 use self::summary::{describe_outcome, summary};
 use crate::exit::{self, Fatal};
 use crate::flags::{Algorithm, Args, ComplementOrder, Hoist, Unit};
@@ -166,21 +168,13 @@ impl Reduction {
         let filter: Option<Filter> = syntax.clone().map(|syntax| -> Filter {
             Box::new(move |candidate: &[u8]| syntax.accepts(candidate))
         });
-        let on_improvement: OnImprovement = {
-            let tree = self.plan.tree.is_some();
-            let writer = Arc::clone(&writer);
-            let (trace, judge) = (Arc::clone(&self.trace), Arc::clone(&self.judge));
-            let extra_runs = Arc::clone(&self.extra_runs);
-            Box::new(move |candidate: &[u8]| {
-                writer.offer(candidate);
-                if let Some(syntax) = &syntax {
-                    syntax.rebase(candidate);
-                }
-                let runs = judge.get().map_or(0, |j| j.stats().oracle_runs);
-                let extra = extra_runs.load(Ordering::SeqCst);
-                trace.record(runs + extra, crate::dir::chars(candidate, tree));
-            })
-        };
+        let reports = Arc::new(Reports::new(
+            Arc::clone(&writer),
+            syntax,
+            Arc::clone(&self.trace),
+            Arc::clone(&self.extra_runs),
+            self.plan.tree.is_some(),
+        ));
         let confirm = Arc::new(Confirm::new(
             Arc::clone(&self.oracle),
             self.args.confirm.unwrap_or(0),
@@ -191,7 +185,7 @@ impl Reduction {
             JudgeOptions {
                 cache: !self.args.no_cache,
                 filter,
-                on_improvement: Some(on_improvement),
+                observer: Some(Arc::clone(&reports) as Arc<dyn treedd_reduce::Observer>),
             },
         ));
         let _ = self.judge.set(Arc::clone(&judge));
@@ -215,7 +209,7 @@ impl Reduction {
                 Some(Err(_)) => Some(check()),
                 _ => None,
             };
-            let result = self.reduce_with_progress(&judge, tree, &writer);
+            let result = self.reduce_with_progress(&judge, &reports, tree);
             let checked = match beside {
                 Some(Ok(c)) => Some(c.join().unwrap_or_else(|p| std::panic::resume_unwind(p))),
                 _ => first,
@@ -236,14 +230,15 @@ impl Reduction {
             Some(Ok(true)) | None => {}
         }
         // The final layout step, after a finished reduction only.
+        let calls_refer = result.calls_refer;
         let result = if self.args.no_format || self.interrupted.load(Ordering::SeqCst) {
-            result
+            result.text
         } else {
             let phase = |p: &str| {
                 self.progress
-                    .update(p, self.snapshot(result.len(), Some(&judge)))
+                    .update(p, self.snapshot(result.text.len(), Some(&judge)))
             };
-            let (text, report) = crate::format::format(&judge, self.plan.lang, &result, &phase);
+            let (text, report) = crate::format::format(&judge, self.plan.lang, &result.text, &phase);
             let _ = self.format.set(report);
             text
         };
@@ -287,7 +282,8 @@ impl Reduction {
             _ => None,
         };
         self.progress.finish();
-        let stats = self.stats_report(&judge, &output, interrupted, verified);
+        let rounds = reports.records();
+        let stats = self.stats_report(&judge, &output, (rounds, calls_refer), interrupted, verified);
         if let Some(path) = &self.args.stats {
             let json = serde_json::to_string_pretty(&stats)?;
             output::write_report(path, format!("{json}\n").as_bytes()).map_err(|e| {
@@ -345,9 +341,9 @@ impl Reduction {
     fn reduce_with_progress(
         &self,
         judge: &Arc<Judge>,
+        reports: &Reports,
         tree: Option<RTree>,
-        writer: &BestWriter,
-    ) -> Vec<u8> {
+    ) -> Reduced {
         let done = AtomicBool::new(false);
         let fallback = match self.plan.unit {
             Some(_) if self.plan.tree.is_some() => "whole files".to_string(),
@@ -363,10 +359,11 @@ impl Reduction {
             let ticker = std::thread::Builder::new().spawn_scoped(s, || {
                 while !done.load(Ordering::SeqCst) {
                     // The algorithms name their phases; before the first one, say what runs.
-                    let phase = judge.phase();
+                    let phase = reports.phase();
                     let phase = if phase.is_empty() { &fallback } else { &phase };
+                    let found = reports.writer.found_len();
                     self.progress
-                        .update(phase, self.snapshot(writer.found_len(), Some(judge)));
+                        .update(phase, self.snapshot(found, Some(judge)));
                     std::thread::park_timeout(Duration::from_millis(250));
                 }
             });
@@ -468,7 +465,7 @@ impl Reduction {
         }
     }
 
-    fn reduce(&self, judge: &Arc<Judge>, tree: Option<RTree>) -> Vec<u8> {
+    fn reduce(&self, judge: &Arc<Judge>, tree: Option<RTree>) -> Reduced {
         if self.plan.tree.is_some() {
             return self.reduce_files(judge);
         }
@@ -482,7 +479,10 @@ impl Reduction {
                 Unit::Char => TextUnit::Char,
                 Unit::LineChar => TextUnit::LineThenChar,
             };
-            return treedd_reduce::reduce_text(&self.start, unit, judge, &ddmin);
+            return Reduced {
+                text: treedd_reduce::reduce_text(&self.start, unit, judge, &ddmin),
+                calls_refer: None,
+            };
         };
         treedd_reduce::reduce_tree(&mut tree, judge, &self.tree_config(ddmin))
     }

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use treedd_proc::{Outcome, RunReport};
-use treedd_reduce::Judge;
+use treedd_reduce::{Judge, PassRecord};
 
 use super::Reduction;
 use crate::flags::{Algorithm, Unit};
@@ -16,6 +16,7 @@ impl Reduction {
         &self,
         judge: &Judge,
         output: &[u8],
+        (rounds, calls_refer): (Vec<PassRecord>, Option<bool>),
         interrupted: bool,
         verified: Option<bool>,
     ) -> StatsReport {
@@ -52,14 +53,14 @@ impl Reduction {
             final_text_pass: tree.then_some(self.args.final_text_pass),
             passes: tree.then(|| self.passes().iter().map(|p| p.name()).collect()),
             reference_closure: tree.then(|| self.reference_closure()),
-            reference_closure_calls: judge.calls_refer(),
+            reference_closure_calls: calls_refer,
             discarded: stats.discarded,
             killed: stats.killed,
             preempted: stats.preempted,
             assumed: stats.assumed,
             replays: stats.replays,
             mean_busy_workers: stats.busy_seconds / self.progress.elapsed().as_secs_f64().max(1e-9),
-            rounds: judge.records(),
+            rounds,
             timeout_seconds: self.oracle.timeout().map(|t| t.as_secs_f64()),
             timeout_default: self.args.timeout.is_none(),
             check_original: self.args.check_original.unwrap_or(1),
