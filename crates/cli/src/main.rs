@@ -17,7 +17,7 @@ mod report;
 mod resume;
 mod trace;
 
-use std::ffi::{OsStr, OsString};
+use std::ffi::OsStr;
 use std::io;
 use std::path::Path;
 use std::process::ExitCode;
@@ -31,7 +31,6 @@ use crate::exit::Fatal;
 use crate::flags::{Args, Timeout};
 use crate::plan::Plan;
 use crate::print_tree::print_tree;
-use crate::reduction::Reduction;
 
 fn main() -> ExitCode {
     if guard::run_watchdog_if_asked() {
@@ -72,23 +71,25 @@ fn run() -> anyhow::Result<u8> {
             return Ok(u8::try_from(code).unwrap_or(exit::USAGE));
         }
     };
+    // From here on, the plan is the one configuration: nothing reads the flags.
     let plan = Plan::from_args(&args)?;
+    drop(args);
     // Everything that can fail is checked before the first oracle run.
     let input = match &plan.tree {
         Some(tree) => tree.read()?.encode(),
-        None => checks::read_input(&args.input)?,
+        None => checks::read_input(&plan.input)?,
     };
-    if args.dump_tree || args.print_tree_stats {
-        return print_tree(&args, plan.lang, &input);
+    if plan.dump_tree || plan.print_tree_stats {
+        return print_tree(&plan, &input);
     }
     match &plan.tree {
         Some(_) => dir::write::check_output(&plan.output)?,
         None => checks::check_writable(&plan.output, "output")?,
     }
-    if let Some(stats) = &args.stats {
+    if let Some(stats) = &plan.stats {
         checks::check_writable(stats, "stats")?;
     }
-    let root = match &args.workdir {
+    let root = match &plan.workdir {
         Some(dir) => checks::workdir(dir)?,
         None => std::env::temp_dir(),
     };
@@ -98,15 +99,14 @@ fn run() -> anyhow::Result<u8> {
     // nothing reads the environment meanwhile; /proc/PID/environ shows the environment treedd
     // was started with, so the watchdog's scan does not take treedd itself for an oracle.
     std::env::set_var(treedd_proc::MARKER_VAR, watchdog.marker());
-    let oracle = build_oracle(&args, &plan, scratch.path(), watchdog)?;
-    let code = Reduction::new(args, plan, input, oracle).run();
+    let oracle = build_oracle(&plan, scratch.path(), watchdog)?;
+    let code = reduction::run(plan, input, oracle);
     // Removed here on every way out but `exit`; the watchdog, or the next run, removes it then.
     drop(scratch);
     code
 }
 
 fn build_oracle(
-    args: &Args,
     plan: &Plan,
     scratch: &Path,
     watchdog: Arc<Watchdog>,
@@ -114,27 +114,20 @@ fn build_oracle(
     // A directory input: the tree goes into the runs under the directory's name.
     let file_name = match &plan.tree {
         Some(tree) => tree.name.as_os_str(),
-        None => args.input.file_name().unwrap_or(OsStr::new("input")),
+        None => plan.input.file_name().unwrap_or(OsStr::new("input")),
     };
-    // clap requires --test unless a debug option that exits early is given.
-    let program = args.test.as_deref().unwrap_or(Path::new(""));
-    let timeout = match args.timeout {
+    let timeout = match plan.timeout {
         Some(Timeout::Seconds(s)) => Some(Duration::from_secs_f64(s)),
         // The default is derived from the original's run (`Reduction::check_original`).
         Some(Timeout::None) | None => None,
     };
-    let oracle = CommandOracleBuilder::new(program)
+    let oracle = CommandOracleBuilder::new(&plan.test)
         .file_name(file_name)
         .tree(plan.tree.is_some())
         .timeout(timeout)
         .temp_root(scratch)
         .watchdog(watchdog)
-        .launcher(
-            args.launcher
-                .as_ref()
-                .map(|l| l.0.iter().map(OsString::from).collect())
-                .unwrap_or_default(),
-        )
+        .launcher(plan.launcher.clone())
         .build()
         .map_err(|e| {
             let code = match e {

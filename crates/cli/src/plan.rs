@@ -1,21 +1,24 @@
-//! The settings derived from the flags (`Plan`), with every conflict rejected before any
-//! file is touched; the default output name; `--grammar DIR` loading. A directory input's
-//! settings are in `dir_input`.
+//! The one resolved configuration of a run (`Plan`), derived from the flags with every
+//! conflict rejected before any file is touched (as ripgrep's `HiArgs` from its `LowArgs`:
+//! once the plan exists, nothing reads the flags); the default output name; `--grammar DIR`
+//! loading. A directory input's settings and conflicts are in `dir_input`.
 
 mod dir_input;
 
-use std::ffi::OsStr;
+use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use treedd_reduce::{Base, Hoisting, Minimizer, TraversalOrder, TreeConfig};
+use treedd_reduce::{Base, DdminOptions, Hoisting, Minimizer, TraversalOrder, TreeConfig};
 use treedd_tree::Lang;
 
 use crate::exit::{self, Fatal};
-use crate::flags::{Algorithm, Args, Hoist, Preset, Unit};
+use crate::flags::{Algorithm, Args, ComplementOrder, Hoist, Preset, Timeout, Unit};
 
 /// Settings derived from the flags, with conflicts rejected.
 pub(crate) struct Plan {
+    /// INPUT as given (a file, a directory, or the first of several files).
+    pub(crate) input: PathBuf,
     pub(crate) lang: Lang,
     pub(crate) algorithm: Algorithm,
     pub(crate) hoist: Hoist,
@@ -25,12 +28,106 @@ pub(crate) struct Plan {
     pub(crate) unit: Option<Unit>,
     /// HDDr's work order (`--order` or the preset's).
     pub(crate) order: TraversalOrder,
-    /// The list minimizer (`--list-minimizer` or the preset's).
-    pub(crate) minimizer: Minimizer,
     pub(crate) output: PathBuf,
     /// A directory input (or several files): see `crate::dir`. `lang` is then `Text` and
     /// means nothing (each file has its own).
     pub(crate) tree: Option<crate::dir::TreeInput>,
+    /// The tree algorithms' configuration, with the ddmin options of every list (text
+    /// reduction uses those alone).
+    pub(crate) config: TreeConfig,
+    /// The content cache (`--no-cache` turns it off).
+    pub(crate) cache: bool,
+    /// The syntax filter (`--no-syntax-filter` turns it off).
+    pub(crate) syntax_filter: bool,
+    /// The oracle: `--test`, `--launcher`, `--timeout` (`None`: derived from the original's
+    /// run), `--workdir`.
+    pub(crate) test: PathBuf,
+    pub(crate) launcher: Vec<OsString>,
+    pub(crate) timeout: Option<Timeout>,
+    pub(crate) workdir: Option<PathBuf>,
+    pub(crate) jobs: u32,
+    /// `--check-original N` (1 without it) and `--confirm N` (0 without it).
+    pub(crate) check_original: u32,
+    pub(crate) confirm: u32,
+    pub(crate) resume: bool,
+    pub(crate) verify: bool,
+    /// The final layout step (`--no-format` skips it).
+    pub(crate) format: bool,
+    pub(crate) quiet: bool,
+    pub(crate) stats: Option<PathBuf>,
+    /// `--dump-tree` and `--print-tree-stats`: show the tree and stop.
+    pub(crate) dump_tree: bool,
+    pub(crate) print_tree_stats: bool,
+}
+
+/// What a file's plan and a directory's share once each has resolved its own: the language
+/// settings (`lang`, `tree`, `unit`, algorithm and hoisting) and the output.
+struct Resolved {
+    lang: Lang,
+    tree: Option<crate::dir::TreeInput>,
+    algorithm: Algorithm,
+    hoist: Hoist,
+    preset: Preset,
+    unit: Option<Unit>,
+    order: TraversalOrder,
+    minimizer: Minimizer,
+    output: PathBuf,
+}
+
+impl Plan {
+    /// The plan of `resolved` and the flags every input shares.
+    fn new(args: &Args, r: Resolved) -> Plan {
+        let ddmin = ddmin_options(args, r.unit, r.minimizer);
+        let config = tree_config(args, &r, ddmin);
+        Plan {
+            input: args.input.clone(),
+            lang: r.lang,
+            algorithm: r.algorithm,
+            hoist: r.hoist,
+            preset: r.preset,
+            unit: r.unit,
+            order: r.order,
+            output: r.output,
+            tree: r.tree,
+            config,
+            cache: !args.no_cache,
+            syntax_filter: !args.no_syntax_filter,
+            // clap requires --test unless a debug option that exits early is given.
+            test: args.test.clone().unwrap_or_default(),
+            launcher: (args.launcher.as_ref())
+                .map(|l| l.0.iter().map(OsString::from).collect())
+                .unwrap_or_default(),
+            timeout: args.timeout,
+            workdir: args.workdir.clone(),
+            jobs: args.jobs,
+            check_original: args.check_original.unwrap_or(1),
+            confirm: args.confirm.unwrap_or(0),
+            resume: args.resume,
+            verify: args.verify,
+            format: !args.no_format,
+            quiet: args.quiet,
+            stats: args.stats.clone(),
+            dump_tree: args.dump_tree,
+            print_tree_stats: args.print_tree_stats,
+        }
+    }
+
+    /// The tree algorithms run (on a file, or on the files of a directory that have a grammar).
+    pub(crate) fn uses_trees(&self) -> bool {
+        match &self.tree {
+            Some(_) => self.algorithm != Algorithm::Ddmin,
+            None => self.unit.is_none(),
+        }
+    }
+
+    /// The units of text reduction.
+    pub(crate) fn text_unit(&self) -> treedd_reduce::TextUnit {
+        match self.unit.unwrap_or(Unit::LineChar) {
+            Unit::Line => treedd_reduce::TextUnit::Line,
+            Unit::Char => treedd_reduce::TextUnit::Char,
+            Unit::LineChar => treedd_reduce::TextUnit::LineThenChar,
+        }
+    }
 }
 
 impl Plan {
@@ -128,27 +225,7 @@ impl Plan {
             .into());
         }
         let preset_config = TreeConfig::preset(preset.name()).unwrap_or_default();
-        let minimizer = args
-            .list_minimizer
-            .map_or(preset_config.ddmin.minimizer, |m| m.value());
-        if minimizer.is_probabilistic() {
-            for (set, flag) in [
-                (args.split_factor.is_some(), "--split-factor"),
-                (args.no_subsets, "--no-subsets"),
-                (args.no_complements, "--no-complements"),
-                (args.complements_first, "--complements-first"),
-                (args.complement_order.is_some(), "--complement-order"),
-                (args.greeddy, "--greeddy"),
-            ] {
-                if set {
-                    return Err(conflict(format!(
-                        "{flag} is a ddmin option, but the list minimizer is {}",
-                        minimizer.name()
-                    ))
-                    .into());
-                }
-            }
-        }
+        let minimizer = list_minimizer(args, &preset_config).map_err(conflict)?;
         if let Some(order) = args.order {
             if text {
                 return Err(conflict(format!(
@@ -190,8 +267,9 @@ impl Plan {
             (None, Some(dir)) => load_grammar(dir)?,
             (None, None) => unreachable!("no language and no grammar"),
         };
-        Ok(Plan {
+        let resolved = Resolved {
             lang,
+            tree: None,
             algorithm,
             hoist,
             preset,
@@ -199,8 +277,8 @@ impl Plan {
             order,
             minimizer,
             output,
-            tree: None,
-        })
+        };
+        Ok(Plan::new(args, resolved))
     }
 }
 
@@ -256,6 +334,97 @@ fn same_file(a: &Path, b: &Path) -> bool {
         (Ok(a), Ok(b)) => a == b,
         _ => std::path::absolute(a).ok() == std::path::absolute(b).ok(),
     }
+}
+
+/// The list minimizer: `--list-minimizer`, else the preset's; a probabilistic one (ProbDD,
+/// CDD and their weighted variants) with an option of ddmin's is a conflict (the message).
+pub(super) fn list_minimizer(args: &Args, preset: &TreeConfig) -> Result<Minimizer, String> {
+    let minimizer = (args.list_minimizer).map_or(preset.ddmin.minimizer, |m| m.value());
+    if minimizer.is_probabilistic() {
+        for (set, flag) in [
+            (args.split_factor.is_some(), "--split-factor"),
+            (args.no_subsets, "--no-subsets"),
+            (args.no_complements, "--no-complements"),
+            (args.complements_first, "--complements-first"),
+            (args.complement_order.is_some(), "--complement-order"),
+            (args.greeddy, "--greeddy"),
+        ] {
+            if set {
+                return Err(format!(
+                    "{flag} is a ddmin option, but the list minimizer is {}",
+                    minimizer.name()
+                ));
+            }
+        }
+    }
+    Ok(minimizer)
+}
+
+/// The ddmin options of the flags (text reduction, and inside every tree algorithm); `unit`
+/// is the text unit when text is reduced.
+fn ddmin_options(args: &Args, unit: Option<Unit>, minimizer: Minimizer) -> DdminOptions {
+    let defaults = DdminOptions::default();
+    DdminOptions {
+        split_factor: (args.split_factor).map_or(defaults.split_factor, |nu| nu.value()),
+        subsets: !args.no_subsets,
+        complements: !args.no_complements,
+        complement_order: match args.complement_order {
+            Some(ComplementOrder::Backward) => treedd_reduce::ComplementOrder::Backward,
+            Some(ComplementOrder::Forward) => treedd_reduce::ComplementOrder::Forward,
+            None => defaults.complement_order,
+        },
+        complements_first: args.complements_first,
+        // line+char is DDMIN* whatever the flag says (see `reduce_text`).
+        fixpoint: args.ddmin_fixpoint || unit == Some(Unit::LineChar),
+        greeddy: args.greeddy,
+        jobs: args.jobs as usize,
+        minimizer,
+        ..defaults
+    }
+}
+
+/// The tree algorithms' configuration: the preset's, with what the flags change, and `ddmin`.
+/// The transformation passes are `--passes` (in the order of `Pass::ALL`), none with
+/// `--no-passes`, else the preset's; DDMIN keeps what kept siblings refer to (the reference
+/// closure) unless `--no-reference-closure` or `--no-fixpoint`.
+fn tree_config(args: &Args, r: &Resolved, ddmin: DdminOptions) -> TreeConfig {
+    let mut config = TreeConfig::preset(r.preset.name()).unwrap_or_default();
+    config.base = match r.algorithm {
+        Algorithm::Hddr => Base::Hddr,
+        Algorithm::CoarseHdd => Base::CoarseHdd,
+        Algorithm::CoarseHddr => Base::CoarseHddr,
+        Algorithm::Hdd | Algorithm::Ddmin => Base::Hdd,
+    };
+    config.hoist = match r.hoist {
+        Hoist::None => Hoisting::None,
+        Hoist::Pre => Hoisting::Pre,
+        Hoist::Interlace => Hoisting::Interlace,
+        Hoist::Both => Hoisting::Both,
+    };
+    config.order = r.order;
+    config.fixpoint = !args.no_fixpoint;
+    config.final_text_pass = args.final_text_pass;
+    config.ddmin = ddmin;
+    if args.no_passes {
+        config.passes = Vec::new();
+    } else if let Some(list) = &args.passes {
+        config.passes = (treedd_reduce::Pass::ALL.into_iter())
+            .filter(|p| list.contains(p))
+            .collect();
+    }
+    config.closure = !args.no_reference_closure && !args.no_fixpoint;
+    for alternative in &mut config.alternatives {
+        alternative.closure = config.closure;
+        if let Some(order) = args.order.filter(|_| alternative.base.is_recursive()) {
+            alternative.order = order.value();
+        }
+    }
+    let own = args.algorithm.is_some() || args.hoist.is_some();
+    if own || args.passes.is_some() || args.no_passes || args.no_fixpoint {
+        // The preset's alternative strategies go with its own configuration only.
+        config.alternatives.clear();
+    }
+    config
 }
 
 /// HDDr's work order: `--order`, else the preset's for the recursive algorithms and

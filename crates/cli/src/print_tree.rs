@@ -3,21 +3,22 @@
 use std::io;
 
 use anyhow::Context;
-use treedd_tree::{Lang, RTree};
+use treedd_tree::RTree;
 
 use crate::exit;
-use crate::flags::Args;
+use crate::plan::Plan;
 
 /// `--dump-tree` and `--print-tree-stats`: show INPUT's reduction tree on stdout.
-pub(crate) fn print_tree(args: &Args, lang: Lang, input: &[u8]) -> anyhow::Result<u8> {
+pub(crate) fn print_tree(plan: &Plan, input: &[u8]) -> anyhow::Result<u8> {
     use std::io::Write;
+    let lang = plan.lang;
     let tree = RTree::build(lang, input)
-        .with_context(|| format!("cannot parse {} as {}", args.input.display(), lang.name()))?;
+        .with_context(|| format!("cannot parse {} as {}", plan.input.display(), lang.name()))?;
     let mut out = io::stdout().lock();
-    if args.dump_tree {
+    if plan.dump_tree {
         out.write_all(treedd_tree::dump(&tree).as_bytes())?;
     }
-    if args.print_tree_stats {
+    if plan.print_tree_stats {
         let s = tree.stats();
         writeln!(out, "bytes: {}", s.bytes)?;
         writeln!(out, "syntax errors: {}", s.errors)?;

@@ -380,6 +380,18 @@ fn run_phase<T: Tree>(s: &mut Session<T>, config: &TreeConfig, step: Step) {
     });
 }
 
+/// What [`reduce_tree`] (and `reduce_files`) return.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Reduced {
+    /// The result (always interesting if the input was).
+    pub text: Vec<u8>,
+    /// Does a call refer to the declaration of the function it calls, for this oracle?
+    /// `Some(false)` once the oracle accepted a candidate without the only declaration of a
+    /// function it calls (C89's implicit declaration), `Some(true)` once it rejected every
+    /// such candidate it was asked, `None` if it was not asked (see `closure::probe_calls`).
+    pub calls_refer: Option<bool>,
+}
+
 /// Reduce `tree`; returns the result (always interesting if the input was).
 ///
 /// One *round* runs the stand-alone hoisting phase (`Hoist*`, `Hoist^r*`, `Coarse Hoist*`,
@@ -391,21 +403,38 @@ fn run_phase<T: Tree>(s: &mut Session<T>, config: &TreeConfig, step: Step) {
 /// rounds the tree is rebuilt from the current text, so replacement strings left behind
 /// (`;`, `0`, `{}`) become ordinary nodes again. Since a round is a function of the text
 /// alone, running treedd on its own output changes nothing. Returns early, with the best
-/// result so far, once the judge is cancelled. What each round did is recorded in the
-/// judge ([`Judge::records`]).
-pub fn reduce_tree(tree: &mut RTree, judge: &Judge, config: &TreeConfig) -> Vec<u8> {
-    judge.with_lookahead(config.ddmin.jobs, || {
+/// result so far, once the judge is cancelled. What each round did is reported to the
+/// judge's observer ([`Judge::record`]).
+pub fn reduce_tree(tree: &mut RTree, judge: &Judge, config: &TreeConfig) -> Reduced {
+    reduce_tree_knowing(tree, judge, config, None)
+}
+
+/// [`reduce_tree`], knowing already what [`Reduced::calls_refer`] says (an earlier
+/// reduction with the same oracle learnt it).
+pub(crate) fn reduce_tree_knowing(
+    tree: &mut RTree,
+    judge: &Judge,
+    config: &TreeConfig,
+    mut calls_refer: Option<bool>,
+) -> Reduced {
+    let text = judge.with_lookahead(config.ddmin.jobs, || {
         if config.alternatives.is_empty() {
-            rounds(tree, judge, config, &mut 0)
+            rounds(tree, judge, config, &mut 0, &mut calls_refer)
         } else {
-            portfolio(tree, judge, config)
+            portfolio(tree, judge, config, &mut calls_refer)
         }
-    })
+    });
+    Reduced { text, calls_refer }
 }
 
 /// [`reduce_tree`] with [`TreeConfig::alternatives`]: every strategy from the start, the
 /// smallest result, then the strategies in turn on it until a whole turn changes nothing.
-fn portfolio(tree: &mut RTree, judge: &Judge, config: &TreeConfig) -> Vec<u8> {
+fn portfolio(
+    tree: &mut RTree,
+    judge: &Judge,
+    config: &TreeConfig,
+    calls: &mut Option<bool>,
+) -> Vec<u8> {
     let lang = tree.lang();
     let start = tree.unparse();
     let mut strategies = vec![TreeConfig {
@@ -418,7 +447,7 @@ fn portfolio(tree: &mut RTree, judge: &Judge, config: &TreeConfig) -> Vec<u8> {
         ..a.clone()
     }));
     let mut round = 0;
-    let mut best = rounds(tree, judge, &strategies[0], &mut round);
+    let mut best = rounds(tree, judge, &strategies[0], &mut round, calls);
     for strategy in &strategies[1..] {
         if judge.is_cancelled() {
             return best;
@@ -426,7 +455,7 @@ fn portfolio(tree: &mut RTree, judge: &Judge, config: &TreeConfig) -> Vec<u8> {
         let Ok(mut t) = RTree::build(lang, &start) else {
             continue;
         };
-        let out = rounds(&mut t, judge, strategy, &mut round);
+        let out = rounds(&mut t, judge, strategy, &mut round, calls);
         if passes::chars(&out) < passes::chars(&best) {
             best = out;
         }
@@ -440,7 +469,7 @@ fn portfolio(tree: &mut RTree, judge: &Judge, config: &TreeConfig) -> Vec<u8> {
             let Ok(mut t) = RTree::build(lang, &best) else {
                 return best;
             };
-            best = rounds(&mut t, judge, strategy, &mut round);
+            best = rounds(&mut t, judge, strategy, &mut round, calls);
         }
         if best == before || !config.fixpoint {
             break;
@@ -475,12 +504,21 @@ struct RoundState {
     /// The early strips are still to run, before the first tree phase
     /// (`Passes::early_strip`).
     early: bool,
+    /// What the oracle is known to do with calls ([`Reduced::calls_refer`]).
+    calls_refer: Option<bool>,
 }
 
 /// The rounds of [`reduce_tree`] to the joint fixed point; `round` numbers them (in
-/// `--stats`) after the rounds of earlier strategies. Each round is a tree phase and then the
-/// passes, run as steps of [`Judge::steps`].
-fn rounds(tree: &mut RTree, judge: &Judge, config: &TreeConfig, round: &mut usize) -> Vec<u8> {
+/// `--stats`) after the rounds of earlier strategies; `calls` is what is known of calls
+/// ([`Reduced::calls_refer`]). Each round is a tree phase and then the passes, run as steps
+/// of [`Judge::steps`].
+fn rounds(
+    tree: &mut RTree,
+    judge: &Judge,
+    config: &TreeConfig,
+    round: &mut usize,
+    calls: &mut Option<bool>,
+) -> Vec<u8> {
     let lang = tree.lang();
     // The rounds without the closure (see `TreeConfig::closure`).
     let plain = TreeConfig {
@@ -502,6 +540,7 @@ fn rounds(tree: &mut RTree, judge: &Judge, config: &TreeConfig, round: &mut usiz
         closure: config.closure && config.fixpoint,
         tree: Some(first),
         early: config.passes.contains(&Pass::Strip),
+        calls_refer: *calls,
     };
     let facts = passes::FactsCache::default();
     let end = judge.steps(start, |st| {
@@ -543,7 +582,7 @@ fn rounds(tree: &mut RTree, judge: &Judge, config: &TreeConfig, round: &mut usiz
                     .first_candidates(&config.passes, limit)
             };
             let cfg = if st.closure { config } else { &plain };
-            st.current = reduce_then(&mut t, judge, cfg, Some(&after_phase));
+            st.current = reduce_then(&mut t, judge, cfg, Some(&after_phase), &mut st.calls_refer);
             judge.record(PassRecord {
                 round: st.round,
                 pass: "tree".to_string(),
@@ -600,6 +639,7 @@ fn rounds(tree: &mut RTree, judge: &Judge, config: &TreeConfig, round: &mut usiz
         false
     });
     *round = end.round;
+    *calls = end.calls_refer;
     // Once cancelled, the caller only wants the text (a megabyte's tree takes seconds).
     if !judge.is_cancelled() {
         if let Ok(t) = RTree::build(lang, &end.current) {
@@ -615,24 +655,26 @@ const MAX_ROUNDS: usize = 100;
 
 #[cfg(test)]
 pub(crate) fn reduce<T: Tree>(tree: &mut T, judge: &Judge, config: &TreeConfig) -> Vec<u8> {
-    reduce_then(tree, judge, config, None)
+    reduce_then(tree, judge, config, None, &mut None)
 }
 
-/// [`reduce`], told what follows its last phase (see `Session::after_phase`).
+/// [`reduce`], told what follows its last phase (see `Session::after_phase`); `calls` is what
+/// is known of calls ([`Reduced::calls_refer`]), asked here if nothing is.
 fn reduce_then<T: Tree>(
     tree: &mut T,
     judge: &Judge,
     config: &TreeConfig,
     after_phase: Option<crate::session::AfterPhase<'_>>,
+    calls: &mut Option<bool>,
 ) -> Vec<u8> {
     let coarse = config.base.is_coarse();
     let mut s = Session::new(tree, judge, &config.ddmin);
     s.closure = config.closure;
     if s.closure {
-        if judge.calls_refer().is_none() {
-            crate::closure::probe_calls(&mut s);
+        if calls.is_none() {
+            *calls = crate::closure::probe_calls(&mut s);
         }
-        if judge.calls_refer() == Some(false) {
+        if *calls == Some(false) {
             s.closure_calls = crate::session::Calls::Ignored;
         }
     }

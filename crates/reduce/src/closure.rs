@@ -395,13 +395,13 @@ const PROBES: usize = 3;
 /// for another reason: then calls stay references, as without the question). First those
 /// that only calls whose value is unused refer to (an implicit declaration returns `int`,
 /// so a use of the value may fail on its type alone: a function returning a vector), then
-/// the others; smallest first within each. No such sibling: no answer yet (the next round
-/// asks again).
-pub(crate) fn probe_calls<T: Tree>(s: &mut Session<T>) {
+/// the others; smallest first within each. Returns the answer, `Some(true)` if calls refer;
+/// `None` without one (no such sibling, or cancelled: the next round asks again).
+pub(crate) fn probe_calls<T: Tree>(s: &mut Session<T>) -> Option<bool> {
     let tree = &*s.tree;
     let root = tree.root();
     if tree.is_pruned(root) {
-        return;
+        return None;
     }
     let nodes: Vec<T::Node> = tree
         .children(root)
@@ -409,9 +409,7 @@ pub(crate) fn probe_calls<T: Tree>(s: &mut Session<T>) {
         .copied()
         .filter(|&n| !tree.is_pruned(n) && !tree.is_hidden(n))
         .collect();
-    let Some(all) = Closure::of(tree, &nodes, Calls::Refer) else {
-        return;
-    };
+    let all = Closure::of(tree, &nodes, Calls::Refer)?;
     let referred = |calls| Closure::of(tree, &nodes, calls).map(|c| c.referred());
     let (without_calls, without_statements) =
         (referred(Calls::Ignored), referred(Calls::StatementsIgnored));
@@ -432,7 +430,7 @@ pub(crate) fn probe_calls<T: Tree>(s: &mut Session<T>) {
         })
         .collect();
     if order.is_empty() {
-        return;
+        return None;
     }
     // Statement calls only first, smallest removal first; ties in source order (stable).
     order.sort_by_key(|p| p.0);
@@ -446,19 +444,18 @@ pub(crate) fn probe_calls<T: Tree>(s: &mut Session<T>) {
             .announce(probes.iter().map(|p| p.1.clone()).collect());
     }
     s.judge
-        .set_phase("reference closure: does a call need a declaration?");
+        .phase("reference closure: does a call need a declaration?");
     for (node, candidate) in probes {
         if s.cancelled() {
-            return;
+            return None;
         }
         if candidate_test(s.judge, &s.current, &candidate) {
             s.tree.prune(node);
             s.refresh();
-            s.judge.set_calls_refer(false);
-            return;
+            return Some(false);
         }
     }
-    s.judge.set_calls_refer(true);
+    Some(true)
 }
 
 #[cfg(test)]
@@ -564,8 +561,7 @@ mod tests {
         let mut tree = Toy::parse(CALLS);
         let (j, log) = judge(|t| has(t, "y"));
         let mut s = Session::new(&mut tree, &j, &Default::default());
-        probe_calls(&mut s);
-        assert_eq!(j.calls_refer(), Some(false));
+        assert_eq!(probe_calls(&mut s), Some(false));
         // The smallest sibling only calls refer to (`d1`) goes, and stays gone.
         assert_eq!(*log.lock().unwrap(), vec!["g g2 x f g x y"]);
         assert_eq!(s.current, b"g g2 x f g x y");
@@ -576,21 +572,20 @@ mod tests {
         let mut tree = Toy::parse(CALLS);
         let (j, log) = judge(|t| t.starts_with("g g2 f x"));
         let mut s = Session::new(&mut tree, &j, &Default::default());
-        probe_calls(&mut s);
-        assert_eq!(j.calls_refer(), Some(true));
+        assert_eq!(probe_calls(&mut s), Some(true));
         assert_eq!(*log.lock().unwrap(), vec!["g g2 x f g x y", "f x f g x y"]);
         assert_eq!(s.current, b"g g2 f x f g x y");
         // What only calls whose value is unused refer to comes first, however large.
         let mut tree = Toy::parse("(r (d1 f) (d2 g g2) (u (call f) (stmt (call g)) y))");
         let (j, log) = judge(|_| false);
-        probe_calls(&mut Session::new(&mut tree, &j, &Default::default()));
-        assert_eq!(j.calls_refer(), Some(true));
+        let refer = probe_calls(&mut Session::new(&mut tree, &j, &Default::default()));
+        assert_eq!(refer, Some(true));
         assert_eq!(*log.lock().unwrap(), vec!["f f g y", "g g2 f g y"]);
         // No sibling only calls refer to: no question, no answer.
         let mut tree = Toy::parse("(r (d3 x) (u x y))");
         let (j, log) = judge(|_| true);
-        probe_calls(&mut Session::new(&mut tree, &j, &Default::default()));
-        assert_eq!(j.calls_refer(), None);
+        let refer = probe_calls(&mut Session::new(&mut tree, &j, &Default::default()));
+        assert_eq!(refer, None);
         assert!(log.lock().unwrap().is_empty());
     }
 }

@@ -25,12 +25,11 @@ use std::sync::{Arc, Mutex};
 use treedd_proc::Files;
 use treedd_tree::{count_errors, Lang, RTree, SyntaxFilter};
 
+use crate::algorithm::reduce_tree_knowing;
 use crate::ddmin::ddmin_indices;
 use crate::engine::{Filter, OnImprovement};
 use crate::passes::{chars, Across};
-use crate::{
-    reduce_text, reduce_tree, DdminOptions, Judge, Pass, PassRecord, TextUnit, TreeConfig,
-};
+use crate::{reduce_text, DdminOptions, Judge, Pass, PassRecord, Reduced, TextUnit, TreeConfig};
 
 /// How a directory is reduced.
 #[derive(Clone, Debug)]
@@ -55,17 +54,22 @@ const MAX_ROUNDS: usize = 100;
 /// Reduce the tree of files `start` (encoded [`Files`], interesting) with `judge`, the judge
 /// of whole trees; `original` is the input (the syntax errors a file may keep are its
 /// input's). Returns the result, encoded; interesting unless the judge was cancelled before
-/// anything was found. What each step did is recorded in the judge ([`Judge::records`]),
-/// the steps of one file labelled with its path.
+/// anything was found. What each step did is reported to the judge's observer
+/// ([`Judge::record`]), the steps of one file labelled with its path.
 pub fn reduce_files(
     judge: &Arc<Judge>,
     start: &[u8],
     original: &[u8],
     config: &FilesConfig,
-) -> Vec<u8> {
+) -> Reduced {
     let Ok(mut files) = Files::decode(start) else {
-        return start.to_vec();
+        return Reduced {
+            text: start.to_vec(),
+            calls_refer: None,
+        };
     };
+    // What the files' reductions learn of calls, for the next ones.
+    let mut calls_refer = None;
     let original = Files::decode(original).unwrap_or_default();
     let text_only = config.text_only;
     let lang = move |p: &Path| match Lang::from_path(p) {
@@ -131,6 +135,7 @@ pub fn reduce_files(
                 &per_file,
                 config,
                 round,
+                &mut calls_refer,
             );
             files.set_bytes(i, out);
         }
@@ -153,7 +158,10 @@ pub fn reduce_files(
             break;
         }
     }
-    files.encode()
+    Reduced {
+        text: files.encode(),
+        calls_refer,
+    }
 }
 
 /// Non-whitespace characters of all the files.
@@ -170,7 +178,7 @@ fn step(
     files: &Files,
     run: impl FnOnce(&Files) -> (Files, u64),
 ) -> Files {
-    judge.set_phase(name);
+    judge.phase(name);
     let runs = judge.stats().oracle_runs;
     let (out, accepted) = run(files);
     judge.record(PassRecord {
@@ -198,7 +206,8 @@ fn whole_files(judge: &Judge, files: &Files, ddmin: &DdminOptions) -> Files {
 }
 
 /// Reduce file `i` of `files` (the others as they are) in its language `lang` with a judge
-/// nested in `judge`; returns its new bytes.
+/// nested in `judge`; returns its new bytes. `calls`: what is known of calls
+/// ([`Reduced::calls_refer`]), before and after.
 #[allow(clippy::too_many_arguments)]
 fn one_file(
     judge: &Arc<Judge>,
@@ -209,6 +218,7 @@ fn one_file(
     tree_config: &TreeConfig,
     config: &FilesConfig,
     round: usize,
+    calls: &mut Option<bool>,
 ) -> Vec<u8> {
     let entry = &files.entries()[i];
     let text = entry.bytes.clone();
@@ -223,6 +233,7 @@ fn one_file(
         .map(|s| -> OnImprovement { Box::new(move |c: &[u8]| s.rebase(c)) });
     let part = judge.nested(
         &entry.path.display().to_string(),
+        round,
         Box::new(move |c: &[u8]| whole.encode_replacing(i, c)),
         filter,
         rebase,
@@ -236,7 +247,9 @@ fn one_file(
             if let Some(s) = &syntax {
                 s.rebase_parsed(&text, parse);
             }
-            reduce_tree(&mut tree, &part, tree_config)
+            let out = reduce_tree_knowing(&mut tree, &part, tree_config, *calls);
+            *calls = out.calls_refer;
+            out.text
         }
         None => {
             // `reduce_text` keeps no records: one for the file's whole reduction.
@@ -251,7 +264,7 @@ fn one_file(
             out
         }
     };
-    judge.end_nested(&part, round);
+    judge.end_nested(&part);
     out
 }
 

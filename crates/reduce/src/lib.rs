@@ -18,11 +18,11 @@ mod session;
 mod text;
 
 pub use algorithm::{
-    reduce_tree, Base, ConfigNameError, Hoisting, TraversalOrder, TreeConfig, PRESETS,
+    reduce_tree, Base, ConfigNameError, Hoisting, Reduced, TraversalOrder, TreeConfig, PRESETS,
 };
 pub use ddmin::{ComplementOrder, DdminOptions, Minimizer};
 pub use engine::{
-    Cache, Confirm, Filter, Judge, JudgeOptions, MissingWorkers, OnImprovement, PassRecord, Stats,
+    Cache, Confirm, Filter, Judge, JudgeOptions, MissingWorkers, Observer, PassRecord, Stats,
 };
 pub use files::{reduce_files, FilesConfig};
 pub use passes::Pass;

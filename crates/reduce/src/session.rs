@@ -275,7 +275,7 @@ impl<'a, T: Tree> Session<'a, T> {
 
     /// Tell the judge (and so the progress display) where the reduction is.
     pub fn set_phase(&self, place: std::fmt::Arguments) {
-        self.judge.set_phase(&format!("{}, {place}", self.label));
+        self.judge.phase(&format!("{}, {place}", self.label));
     }
 
     /// Re-serialize after a commit.
@@ -345,6 +345,7 @@ pub(crate) mod toy {
     use std::sync::{Arc, Mutex};
 
     use super::Tree;
+    use crate::engine::observer::Recorder;
     use crate::engine::FnOracle;
     use crate::{Judge, JudgeOptions};
 
@@ -631,6 +632,20 @@ pub(crate) mod toy {
             ..JudgeOptions::default()
         };
         (Judge::new(Box::new(oracle), opts), log)
+    }
+
+    /// [`judge`], with an observer that keeps the phase and the records.
+    pub(crate) fn observed_judge(
+        interesting: impl Fn(&str) -> bool + Send + Sync + 'static,
+    ) -> (Judge, Arc<Recorder>) {
+        let recorder = Arc::new(Recorder::default());
+        let oracle = FnOracle::new(move |c: &[u8]| interesting(&String::from_utf8_lossy(c)));
+        let opts = JudgeOptions {
+            cache: false,
+            observer: Some(Arc::clone(&recorder) as Arc<dyn crate::Observer>),
+            ..JudgeOptions::default()
+        };
+        (Judge::new(Box::new(oracle), opts), recorder)
     }
 
     /// `text` contains every one of the space-separated `words` as a word.

@@ -59,7 +59,7 @@ fn pass(
     opts: &DdminOptions,
     phase: &str,
 ) -> Vec<u8> {
-    judge.set_phase(phase);
+    judge.phase(phase);
     let select = |kept: &[usize]| kept.iter().map(|&i| units[i].clone()).collect::<Vec<_>>();
     let test = |kept: &[usize]| judge.test(&join(input, &select(kept)));
     // A unit weighs its non-whitespace bytes (at least 1), for the weighted minimizers.
@@ -131,11 +131,24 @@ pub(crate) fn chars(input: &[u8]) -> Vec<Range<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Arc;
+
+    use crate::engine::observer::Recorder;
     use crate::engine::FnOracle;
     use crate::JudgeOptions;
 
     fn judge(f: impl Fn(&[u8]) -> bool + Send + Sync + 'static) -> Judge {
         Judge::new(Box::new(FnOracle::new(f)), JudgeOptions::default())
+    }
+
+    /// A judge whose observer keeps the phase.
+    fn observed(f: impl Fn(&[u8]) -> bool + Send + Sync + 'static) -> (Judge, Arc<Recorder>) {
+        let recorder = Arc::new(Recorder::default());
+        let opts = JudgeOptions {
+            observer: Some(Arc::clone(&recorder) as Arc<dyn crate::Observer>),
+            ..JudgeOptions::default()
+        };
+        (Judge::new(Box::new(FnOracle::new(f)), opts), recorder)
     }
 
     fn contains(hay: &[u8], needle: &[u8]) -> bool {
@@ -163,10 +176,10 @@ mod tests {
     #[test]
     fn line_reduction_keeps_terminators() {
         let input = b"int a;\r\nint b;\nint main() {}\nint c;";
-        let j = judge(|c| contains(c, b"main") && contains(c, b"c;"));
+        let (j, recorder) = observed(|c| contains(c, b"main") && contains(c, b"c;"));
         let out = reduce_text(input, TextUnit::Line, &j, &DdminOptions::default());
         assert_eq!(out, b"int main() {}\nint c;");
-        assert_eq!(j.phase(), "text: lines");
+        assert_eq!(recorder.phase(), "text: lines");
     }
 
     #[test]
@@ -199,10 +212,10 @@ mod tests {
         let j = judge(|c| contains(c, b"p =") && contains(c, b"r ="));
         let lines_only = reduce_text(input, TextUnit::Line, &j, &DdminOptions::default());
         assert_eq!(lines_only, b"keep = 1;\nother = 2;\n");
-        let j = judge(|c| contains(c, b"p =") && contains(c, b"r ="));
+        let (j, recorder) = observed(|c| contains(c, b"p =") && contains(c, b"r ="));
         let out = reduce_text(input, TextUnit::LineThenChar, &j, &DdminOptions::default());
         assert_eq!(out, b"p =r =");
-        assert_eq!(j.phase(), "text: chars");
+        assert_eq!(recorder.phase(), "text: chars");
         assert_eq!(j.best(), out);
     }
 

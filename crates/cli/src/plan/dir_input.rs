@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use treedd_reduce::TreeConfig;
 use treedd_tree::Lang;
 
-use super::{preset_defaults, work_order, Plan};
+use super::{list_minimizer, preset_defaults, work_order, Plan, Resolved};
 use crate::dir::{Source, TreeInput};
 use crate::exit::{self, Fatal};
 use crate::flags::{Algorithm, Args, Hoist, Preset, Unit};
@@ -55,13 +55,11 @@ pub(crate) fn plan(args: &Args, tree: TreeInput) -> anyhow::Result<Plan> {
     };
     // Every file is reduced with the list minimizer and HDDr work order of one input file.
     let preset_config = TreeConfig::preset(preset.name()).unwrap_or_default();
-    let minimizer = args
-        .list_minimizer
-        .map_or(preset_config.ddmin.minimizer, |m| m.value());
+    let minimizer = list_minimizer(args, &preset_config).map_err(|m| conflict(&m))?;
     let order = work_order(args, algorithm, &preset_config).map_err(|m| conflict(&m))?;
     let output = args.output.clone().unwrap_or_else(|| tree.default_output());
     check_paths(&tree, &output, args.stats.as_deref())?;
-    Ok(Plan {
+    let resolved = Resolved {
         order,
         minimizer,
         lang: Lang::Text,
@@ -71,7 +69,8 @@ pub(crate) fn plan(args: &Args, tree: TreeInput) -> anyhow::Result<Plan> {
         unit: Some(args.unit.unwrap_or(Unit::LineChar)),
         output,
         tree: Some(tree),
-    })
+    };
+    Ok(Plan::new(args, resolved))
 }
 
 /// `path` absolute, with its existing part resolved (symbolic links, `..`).

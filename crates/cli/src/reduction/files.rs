@@ -4,46 +4,17 @@
 //! directory.
 
 use std::io;
-use std::sync::Arc;
 
 use treedd_proc::Files;
-use treedd_reduce::{FilesConfig, Judge, TextUnit};
 
 use super::original::shell_quote;
 use super::Reduction;
 use crate::dir::{self, Source, TreeInput};
-use crate::flags::{Algorithm, Unit};
+use crate::flags::Algorithm;
 use crate::report::FileStats;
 use crate::resume;
 
 impl Reduction {
-    /// Reduce the tree of files (see `treedd_reduce::reduce_files`).
-    pub(super) fn reduce_files(&self, judge: &Arc<Judge>) -> Vec<u8> {
-        let ddmin = treedd_reduce::DdminOptions {
-            stop: Some(judge.stop_flag()),
-            ..self.ddmin_options()
-        };
-        let config = FilesConfig {
-            tree: self.tree_config(ddmin),
-            text: match self.plan.unit.unwrap_or(Unit::LineChar) {
-                Unit::Line => TextUnit::Line,
-                Unit::Char => TextUnit::Char,
-                Unit::LineChar => TextUnit::LineThenChar,
-            },
-            text_only: self.plan.algorithm == Algorithm::Ddmin,
-            syntax_filter: !self.args.no_syntax_filter,
-        };
-        treedd_reduce::reduce_files(judge, &self.start, &self.input, &config)
-    }
-
-    /// The tree algorithms run (on a file, or on the files of a directory that have a grammar).
-    pub(super) fn uses_trees(&self) -> bool {
-        match &self.plan.tree {
-            Some(_) => self.plan.algorithm != Algorithm::Ddmin,
-            None => self.plan.unit.is_none(),
-        }
-    }
-
     /// The language in `--stats` and the state file: each file's own for a directory.
     pub(super) fn language_name(&self) -> &'static str {
         match &self.plan.tree {
@@ -56,7 +27,7 @@ impl Reduction {
     pub(super) fn input_name(&self) -> String {
         match &self.plan.tree {
             Some(tree) => tree.display(),
-            None => self.args.input.display().to_string(),
+            None => self.plan.input.display().to_string(),
         }
     }
 
@@ -75,7 +46,7 @@ impl Reduction {
 
     /// The state of a fresh run, for `--resume` (with every file's hash for a directory).
     pub(super) fn fresh_state(&self) -> resume::State {
-        let state = resume::State::new(&self.args.input, &self.input, self.settings(), None);
+        let state = resume::State::new(&self.plan.input, &self.input, self.settings(), None);
         match self
             .plan
             .tree

@@ -1,5 +1,7 @@
-//! One reduction run, from the check of the original to the summary: the judge, the output
-//! writer, the signal handler and the algorithm with a progress ticker. The check of the
+//! One reduction run, from the check of the original to the summary ([`run`], a function of
+//! the plan, the input and the oracle): the judge, the output writer, the signal handler and
+//! the algorithm ([`reduce`], a function of the plan, the start and the judge) with a
+//! progress ticker; what the judge reports goes to the CLI's observer (`observer.rs`). The check of the
 //! original and the default timeout are in `original.rs`, the resume flow in `resuming.rs`,
 //! the `--stats` report and the summary line in `summary.rs`, what differs for a directory
 //! input in `files.rs`.
@@ -11,6 +13,7 @@
 //! kills the oracles and removes the scratch directory (`treedd_proc`'s reaper).
 
 mod files;
+mod observer;
 mod original;
 mod resuming;
 mod summary;
@@ -23,79 +26,91 @@ use std::time::Duration;
 
 use anyhow::Context;
 use treedd_proc::{CommandOracle, Oracle};
-use treedd_reduce::{
-    Base, Confirm, DdminOptions, Filter, Hoisting, Judge, JudgeOptions, OnImprovement, TextUnit,
-    TreeConfig,
-};
+use treedd_reduce::{Confirm, DdminOptions, Filter, Judge, JudgeOptions, Reduced};
 use treedd_tree::{Parse, RTree, SyntaxFilter};
 
+use self::observer::Reports;
 use self::summary::{describe_outcome, summary};
 use crate::exit::{self, Fatal};
-use crate::flags::{Algorithm, Args, ComplementOrder, Hoist, Unit};
 use crate::output::{self, BestWriter};
 use crate::plan::Plan;
 use crate::progress::{Progress, Snapshot};
 use crate::resume;
 use crate::trace::Trace;
 
-/// One reduction run, from the check of the original to the summary.
-pub(crate) struct Reduction {
-    args: Args,
+/// Run the reduction `plan` describes on `input` (the file's bytes, or the encoded tree of
+/// files) with `oracle`; returns the exit code.
+pub(crate) fn run(plan: Plan, input: Vec<u8>, oracle: Arc<CommandOracle>) -> anyhow::Result<u8> {
+    Reduction::new(plan, input, oracle).run()
+}
+
+/// What the steps of one run share: the plan, the input and the oracle, and what reports on
+/// them (progress, the runs outside the judge, the trace).
+struct Reduction {
     plan: Plan,
     input: Vec<u8>,
     oracle: Arc<CommandOracle>,
+    /// `--confirm` (a pass-through without it); counts its own extra runs.
+    confirm: Arc<Confirm<Arc<CommandOracle>>>,
     progress: Progress,
-    /// Set by the signal handler; the Judge (once it exists) is cancelled with the oracle.
-    interrupted: Arc<AtomicBool>,
-    judge: Arc<OnceLock<Arc<Judge>>>,
+    interrupt: Arc<Interrupt>,
     /// Oracle runs done outside the Judge (original check, --verify).
     extra_runs: Arc<AtomicU64>,
-    /// What the reduction starts from: the input, or the output file with `--resume`.
-    start: Vec<u8>,
-    resumed: bool,
-    /// `--confirm` (a pass-through without it); counts its own extra runs.
-    confirm: OnceLock<Arc<Confirm<Arc<CommandOracle>>>>,
     /// Size at every improvement, for `--stats`.
     trace: Arc<Trace>,
-    /// The syntax filter (tree languages without `--no-syntax-filter`), for its counts.
-    syntax: OnceLock<Arc<SyntaxFilter>>,
-    /// ERROR and MISSING nodes in the input's parse (tree languages), counted once.
-    input_errors: OnceLock<usize>,
-    /// What the final layout step did (`crate::format`), when it ran.
-    format: OnceLock<crate::format::Report>,
+}
+
+/// What the signal handler stops: the oracle's runs from the start, and the judge from the
+/// moment it exists (the checks of the original and of a resumed output run before it).
+#[derive(Default)]
+struct Interrupt {
+    flag: AtomicBool,
+    judge: OnceLock<Arc<Judge>>,
+}
+
+/// What the reduction starts from, and what [`Reduction::stats_report`] says of it.
+struct Start {
+    /// The input, or the output file with `--resume`.
+    text: Vec<u8>,
+    resumed: bool,
+    /// ERROR and MISSING nodes in the input's parse (tree languages).
+    input_errors: Option<usize>,
+}
+
+/// What a finished (or interrupted) reduction tells `--stats` beyond the judge's counts.
+struct Ended {
+    rounds: Vec<treedd_reduce::PassRecord>,
+    calls_refer: Option<bool>,
+    syntax: Option<Arc<SyntaxFilter>>,
+    format: Option<crate::format::Report>,
+    interrupted: bool,
+    verified: Option<bool>,
 }
 
 impl Reduction {
-    pub(crate) fn new(
-        args: Args,
-        plan: Plan,
-        input: Vec<u8>,
-        oracle: Arc<CommandOracle>,
-    ) -> Reduction {
-        let progress = Progress::new(args.quiet, crate::dir::bytes(&input, plan.tree.is_some()));
+    fn new(plan: Plan, input: Vec<u8>, oracle: Arc<CommandOracle>) -> Reduction {
+        let progress = Progress::new(plan.quiet, crate::dir::bytes(&input, plan.tree.is_some()));
+        let confirm = Arc::new(Confirm::new(Arc::clone(&oracle), plan.confirm));
         Reduction {
-            args,
             plan,
             input,
             oracle,
+            confirm,
             progress,
-            interrupted: Arc::new(AtomicBool::new(false)),
-            judge: Arc::default(),
+            interrupt: Arc::default(),
             extra_runs: Arc::default(),
-            start: Vec::new(),
-            resumed: false,
-            confirm: OnceLock::new(),
             trace: Arc::new(Trace::new()),
-            syntax: OnceLock::new(),
-            input_errors: OnceLock::new(),
-            format: OnceLock::new(),
         }
     }
 
-    pub(crate) fn run(mut self) -> anyhow::Result<u8> {
+    fn interrupted(&self) -> bool {
+        self.interrupt.flag.load(Ordering::SeqCst)
+    }
+
+    fn run(self) -> anyhow::Result<u8> {
         self.install_signal_handler()?;
         let fresh = self.fresh_state();
-        let resumed = if self.args.resume {
+        let resumed = if self.plan.resume {
             self.resume_from(&fresh)?
         } else {
             if matches!(resume::load(&self.plan.output), Ok(Some(_))) {
@@ -106,23 +121,24 @@ impl Reduction {
             }
             None
         };
+        let from_output = resumed.is_some();
         // Whether the original is checked alongside the first candidates (`check_alongside`).
-        let alongside = match resumed {
-            Some(start) => {
-                self.start = start;
-                self.resumed = true;
-                false
-            }
+        let (start, alongside) = match resumed {
+            Some(start) => (start, false),
             None => {
                 let alongside = self.check_alongside();
                 if !alongside {
                     self.check_original_runs(true)?;
                 }
-                self.start = self.input.clone();
-                alongside
+                (self.input.clone(), alongside)
             }
         };
-        if self.interrupted.load(Ordering::SeqCst) {
+        let mut start = Start {
+            text: start,
+            resumed: from_output,
+            input_errors: None,
+        };
+        if self.interrupted() {
             self.progress.finish();
             self.progress
                 .say("interrupted before the reduction started; no output written");
@@ -133,69 +149,54 @@ impl Reduction {
         let (tree, parse) = match self.plan.unit {
             Some(_) => (None, None),
             None => {
-                let (tree, parse) = self.build_tree()?;
+                let (tree, parse) = self.build_tree(&mut start)?;
                 (Some(tree), Some(parse))
             }
         };
-        let mode = fs::metadata(&self.args.input).ok().map(|m| m.permissions());
+        let mode = fs::metadata(&self.plan.input).ok().map(|m| m.permissions());
         let writer = if alongside {
             // Nothing is written before the original is known to be interesting.
-            BestWriter::held(&self.plan.output, &self.start, mode)
+            BestWriter::held(&self.plan.output, &start.text, mode)
         } else if self.plan.tree.is_some() {
             self.save_state(&fresh)?;
-            BestWriter::create_tree(&self.plan.output, &self.start)
+            BestWriter::create_tree(&self.plan.output, &start.text)
         } else {
             self.save_state(&fresh)?;
-            BestWriter::create(&self.plan.output, &self.start, mode)
+            BestWriter::create(&self.plan.output, &start.text, mode)
         };
         let writer = Arc::new(writer.map_err(|e| self.output_error(e))?);
         // The syntax filter parses candidates against the current best text's tree.
         let syntax: Option<Arc<SyntaxFilter>> = match (&tree, parse) {
-            (Some(tree), Some(parse)) if !self.args.no_syntax_filter => {
+            (Some(tree), Some(parse)) if self.plan.syntax_filter => {
                 // Resumed: as many errors as the original input had, as in the first run.
-                let allowed = tree.error_count().max(self.input_errors());
+                let allowed = tree.error_count().max(start.input_errors.unwrap_or(0));
                 let filter = SyntaxFilter::for_input(self.plan.lang, &self.input, allowed);
                 // The tree's own parse of the start: not parsed again.
-                filter.rebase_parsed(&self.start, parse);
-                let filter = Arc::new(filter);
-                let _ = self.syntax.set(Arc::clone(&filter));
-                Some(filter)
+                filter.rebase_parsed(&start.text, parse);
+                Some(Arc::new(filter))
             }
             _ => None,
         };
         let filter: Option<Filter> = syntax.clone().map(|syntax| -> Filter {
             Box::new(move |candidate: &[u8]| syntax.accepts(candidate))
         });
-        let on_improvement: OnImprovement = {
-            let tree = self.plan.tree.is_some();
-            let writer = Arc::clone(&writer);
-            let (trace, judge) = (Arc::clone(&self.trace), Arc::clone(&self.judge));
-            let extra_runs = Arc::clone(&self.extra_runs);
-            Box::new(move |candidate: &[u8]| {
-                writer.offer(candidate);
-                if let Some(syntax) = &syntax {
-                    syntax.rebase(candidate);
-                }
-                let runs = judge.get().map_or(0, |j| j.stats().oracle_runs);
-                let extra = extra_runs.load(Ordering::SeqCst);
-                trace.record(runs + extra, crate::dir::chars(candidate, tree));
-            })
-        };
-        let confirm = Arc::new(Confirm::new(
-            Arc::clone(&self.oracle),
-            self.args.confirm.unwrap_or(0),
+        let reports = Arc::new(Reports::new(
+            Arc::clone(&writer),
+            syntax.clone(),
+            Arc::clone(&self.trace),
+            Arc::clone(&self.extra_runs),
+            self.plan.tree.is_some(),
         ));
-        let _ = self.confirm.set(Arc::clone(&confirm));
         let judge = Arc::new(Judge::new(
-            Box::new(confirm),
+            Box::new(Arc::clone(&self.confirm)),
             JudgeOptions {
-                cache: !self.args.no_cache,
+                cache: self.plan.cache,
                 filter,
-                on_improvement: Some(on_improvement),
+                observer: Some(Arc::clone(&reports) as Arc<dyn treedd_reduce::Observer>),
             },
         ));
-        let _ = self.judge.set(Arc::clone(&judge));
-        if self.interrupted.load(Ordering::SeqCst) {
+        let _ = self.interrupt.judge.set(Arc::clone(&judge));
+        if self.interrupted() {
             judge.cancel();
         }
 
@@ -203,7 +204,7 @@ impl Reduction {
             // The check's run holds one of the --jobs permits, and the timeout derived from it
             // applies to the runs started before it is known.
             judge.reserve_permit();
-            if self.args.timeout.is_none() {
+            if self.plan.timeout.is_none() {
                 self.oracle.set_timeout_pending();
             }
         }
@@ -215,7 +216,7 @@ impl Reduction {
                 Some(Err(_)) => Some(check()),
                 _ => None,
             };
-            let result = self.reduce_with_progress(&judge, tree, &writer);
+            let result = self.reduce_with_progress(&judge, &reports, &start.text, tree);
             let checked = match beside {
                 Some(Ok(c)) => Some(c.join().unwrap_or_else(|p| std::panic::resume_unwind(p))),
                 _ => first,
@@ -236,18 +237,21 @@ impl Reduction {
             Some(Ok(true)) | None => {}
         }
         // The final layout step, after a finished reduction only.
-        let result = if self.args.no_format || self.interrupted.load(Ordering::SeqCst) {
-            result
+        let calls_refer = result.calls_refer;
+        let mut format = None;
+        let result = if !self.plan.format || self.interrupted() {
+            result.text
         } else {
             let phase = |p: &str| {
                 self.progress
-                    .update(p, self.snapshot(result.len(), Some(&judge)))
+                    .update(p, self.snapshot(result.text.len(), Some(&judge)))
             };
-            let (text, report) = crate::format::format(&judge, self.plan.lang, &result, &phase);
-            let _ = self.format.set(report);
+            let (text, report) =
+                crate::format::format(&judge, self.plan.lang, &result.text, &phase);
+            format = Some(report);
             text
         };
-        let interrupted = self.interrupted.load(Ordering::SeqCst);
+        let interrupted = self.interrupted();
         // The improvements found last may still be on their way to the file.
         writer.flush();
         // Only an uninterrupted run's final answer is written unconditionally; after a
@@ -272,7 +276,7 @@ impl Reduction {
         }
 
         let mut verify = None;
-        if !interrupted && self.args.verify {
+        if !interrupted && self.plan.verify {
             self.progress.update(
                 "verifying",
                 self.snapshot(self.bytes(&output), Some(&judge)),
@@ -281,14 +285,22 @@ impl Reduction {
             self.extra_runs.fetch_add(1, Ordering::SeqCst);
             verify = Some(report);
         }
-        let interrupted = self.interrupted.load(Ordering::SeqCst);
+        let interrupted = self.interrupted();
         let verified = match &verify {
             Some(r) if !interrupted => Some(r.outcome.is_interesting()),
             _ => None,
         };
         self.progress.finish();
-        let stats = self.stats_report(&judge, &output, interrupted, verified);
-        if let Some(path) = &self.args.stats {
+        let ended = Ended {
+            rounds: reports.records(),
+            calls_refer,
+            syntax,
+            format,
+            interrupted,
+            verified,
+        };
+        let stats = self.stats_report(&judge, &output, &start, ended);
+        if let Some(path) = &self.plan.stats {
             let json = serde_json::to_string_pretty(&stats)?;
             output::write_report(path, format!("{json}\n").as_bytes()).map_err(|e| {
                 Fatal::new(
@@ -345,9 +357,10 @@ impl Reduction {
     fn reduce_with_progress(
         &self,
         judge: &Arc<Judge>,
+        reports: &Reports,
+        start: &[u8],
         tree: Option<RTree>,
-        writer: &BestWriter,
-    ) -> Vec<u8> {
+    ) -> Reduced {
         let done = AtomicBool::new(false);
         let fallback = match self.plan.unit {
             Some(_) if self.plan.tree.is_some() => "whole files".to_string(),
@@ -363,14 +376,15 @@ impl Reduction {
             let ticker = std::thread::Builder::new().spawn_scoped(s, || {
                 while !done.load(Ordering::SeqCst) {
                     // The algorithms name their phases; before the first one, say what runs.
-                    let phase = judge.phase();
+                    let phase = reports.phase();
                     let phase = if phase.is_empty() { &fallback } else { &phase };
+                    let found = reports.writer.found_len();
                     self.progress
-                        .update(phase, self.snapshot(writer.found_len(), Some(judge)));
+                        .update(phase, self.snapshot(found, Some(judge)));
                     std::thread::park_timeout(Duration::from_millis(250));
                 }
             });
-            let result = self.reduce(judge, tree);
+            let result = reduce(&self.plan, start, &self.input, tree, judge);
             done.store(true, Ordering::SeqCst);
             if let Ok(ticker) = ticker {
                 ticker.thread().unpark();
@@ -379,35 +393,30 @@ impl Reduction {
         })
     }
 
-    fn build_tree(&self) -> anyhow::Result<(RTree, Parse)> {
+    /// The tree of the start, and the input's syntax errors: the start tree's unless resumed
+    /// (the input is parsed only then).
+    fn build_tree(&self, start: &mut Start) -> anyhow::Result<(RTree, Parse)> {
         let (tree, parse) =
-            RTree::build_parsed(self.plan.lang, &self.start).with_context(|| {
+            RTree::build_parsed(self.plan.lang, &start.text).with_context(|| {
                 format!(
                     "cannot parse {} as {}",
-                    self.args.input.display(),
+                    self.plan.input.display(),
                     self.plan.lang.name()
                 )
             })?;
-        if !self.resumed {
-            let _ = self.input_errors.set(tree.error_count());
-        }
+        start.input_errors = Some(match start.resumed {
+            false => tree.error_count(),
+            true => RTree::build(self.plan.lang, &self.input).map_or(0, |t| t.error_count()),
+        });
         if tree.error_count() > 0 {
             self.progress.warn(&format!(
                 "{} does not parse cleanly as {} ({} syntax errors); reducing anyway",
-                self.args.input.display(),
+                self.plan.input.display(),
                 self.plan.lang.name(),
                 tree.error_count()
             ));
         }
         Ok((tree, parse))
-    }
-
-    /// ERROR and MISSING nodes in the input's parse: the start tree's count unless resumed
-    /// (the input is parsed only then, and only once).
-    fn input_errors(&self) -> usize {
-        *self.input_errors.get_or_init(|| {
-            RTree::build(self.plan.lang, &self.input).map_or(0, |t| t.error_count())
-        })
     }
 
     fn output_error(&self, e: io::Error) -> Fatal {
@@ -417,114 +426,6 @@ impl Reduction {
         )
     }
 
-    /// The transformation passes: `--passes`, none with `--no-passes`, else the preset's.
-    /// DDMIN keeps what kept siblings refer to (the presets do, `--no-reference-closure`
-    /// turns it off; only with the fixed point).
-    fn reference_closure(&self) -> bool {
-        !self.args.no_reference_closure && !self.args.no_fixpoint
-    }
-
-    fn passes(&self) -> Vec<treedd_reduce::Pass> {
-        if self.args.no_passes {
-            return Vec::new();
-        }
-        match &self.args.passes {
-            // A round runs them in the order of Pass::ALL, whatever the order given.
-            Some(list) => treedd_reduce::Pass::ALL
-                .into_iter()
-                .filter(|p| list.contains(p))
-                .collect(),
-            None => {
-                TreeConfig::preset(self.plan.preset.name())
-                    .unwrap_or_default()
-                    .passes
-            }
-        }
-    }
-
-    /// The ddmin options of the flags (used by text reduction and inside every tree
-    /// algorithm).
-    fn ddmin_options(&self) -> DdminOptions {
-        let a = &self.args;
-        let defaults = DdminOptions::default();
-        DdminOptions {
-            split_factor: a
-                .split_factor
-                .map_or(defaults.split_factor, |nu| nu.value()),
-            subsets: !a.no_subsets,
-            complements: !a.no_complements,
-            complement_order: match a.complement_order {
-                Some(ComplementOrder::Backward) => treedd_reduce::ComplementOrder::Backward,
-                Some(ComplementOrder::Forward) => treedd_reduce::ComplementOrder::Forward,
-                None => defaults.complement_order,
-            },
-            complements_first: a.complements_first,
-            // line+char is DDMIN* whatever the flag says (see `reduce_text`).
-            fixpoint: a.ddmin_fixpoint || self.plan.unit == Some(Unit::LineChar),
-            greeddy: a.greeddy,
-            jobs: a.jobs as usize,
-            minimizer: self.plan.minimizer,
-            ..defaults
-        }
-    }
-
-    fn reduce(&self, judge: &Arc<Judge>, tree: Option<RTree>) -> Vec<u8> {
-        if self.plan.tree.is_some() {
-            return self.reduce_files(judge);
-        }
-        let ddmin = DdminOptions {
-            stop: Some(judge.stop_flag()),
-            ..self.ddmin_options()
-        };
-        let Some(mut tree) = tree else {
-            let unit = match self.plan.unit.unwrap_or(Unit::LineChar) {
-                Unit::Line => TextUnit::Line,
-                Unit::Char => TextUnit::Char,
-                Unit::LineChar => TextUnit::LineThenChar,
-            };
-            return treedd_reduce::reduce_text(&self.start, unit, judge, &ddmin);
-        };
-        treedd_reduce::reduce_tree(&mut tree, judge, &self.tree_config(ddmin))
-    }
-
-    /// The tree algorithms' configuration of the flags, with `ddmin`'s options.
-    fn tree_config(&self, ddmin: DdminOptions) -> TreeConfig {
-        let base = match self.plan.algorithm {
-            Algorithm::Hddr => Base::Hddr,
-            Algorithm::CoarseHdd => Base::CoarseHdd,
-            Algorithm::CoarseHddr => Base::CoarseHddr,
-            Algorithm::Hdd | Algorithm::Ddmin => Base::Hdd,
-        };
-        let hoist = match self.plan.hoist {
-            Hoist::None => Hoisting::None,
-            Hoist::Pre => Hoisting::Pre,
-            Hoist::Interlace => Hoisting::Interlace,
-            Hoist::Both => Hoisting::Both,
-        };
-        let mut config = TreeConfig::preset(self.plan.preset.name()).unwrap_or_default();
-        config.base = base;
-        config.hoist = hoist;
-        config.order = self.plan.order;
-        config.fixpoint = !self.args.no_fixpoint;
-        config.final_text_pass = self.args.final_text_pass;
-        config.ddmin = ddmin;
-        config.passes = self.passes();
-        config.closure = self.reference_closure();
-        for alternative in &mut config.alternatives {
-            alternative.closure = config.closure;
-            if let Some(order) = self.args.order.filter(|_| alternative.base.is_recursive()) {
-                alternative.order = order.value();
-            }
-        }
-        let a = &self.args;
-        let own = a.algorithm.is_some() || a.hoist.is_some() || a.passes.is_some() || a.no_passes;
-        if own || a.no_fixpoint {
-            // The preset's alternative strategies go with its own configuration only.
-            config.alternatives.clear();
-        }
-        config
-    }
-
     /// SIGINT/SIGTERM: the first one cancels the running oracles (the reduction then unwinds
     /// with the best result in place); a second one exits at once.
     fn install_signal_handler(&self) -> anyhow::Result<()> {
@@ -532,14 +433,13 @@ impl Reduction {
         let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])
             .context("cannot install the signal handler")?;
         let oracle = Arc::clone(&self.oracle);
-        let judge = Arc::clone(&self.judge);
-        let interrupted = Arc::clone(&self.interrupted);
+        let interrupt = Arc::clone(&self.interrupt);
         let count = AtomicUsize::new(0);
         std::thread::spawn(move || {
             for _ in signals.forever() {
-                interrupted.store(true, Ordering::SeqCst);
+                interrupt.flag.store(true, Ordering::SeqCst);
                 oracle.cancel();
-                if let Some(judge) = judge.get() {
+                if let Some(judge) = interrupt.judge.get() {
                     judge.cancel();
                 }
                 if count.fetch_add(1, Ordering::SeqCst) > 0 {
@@ -555,7 +455,7 @@ impl Reduction {
     /// Oracle runs the Judge does not count: the checks of the original and of a resumed
     /// output, `--verify` (`extra_runs`), and `--confirm`'s.
     fn runs_outside_judge(&self) -> u64 {
-        self.extra_runs.load(Ordering::SeqCst) + self.confirm.get().map_or(0, |c| c.extra_runs())
+        self.extra_runs.load(Ordering::SeqCst) + self.confirm.extra_runs()
     }
 
     fn snapshot(&self, size: usize, judge: Option<&Judge>) -> Snapshot {
@@ -566,4 +466,43 @@ impl Reduction {
             cache_hits: stats.cache_hits,
         }
     }
+}
+
+/// Run the algorithm of `plan` from `start` (`input` is the original: a file of a directory may
+/// keep as many syntax errors as it had there) with `judge`; `tree` is the start's tree when
+/// the tree algorithms reduce a file.
+fn reduce(
+    plan: &Plan,
+    start: &[u8],
+    input: &[u8],
+    tree: Option<RTree>,
+    judge: &Arc<Judge>,
+) -> Reduced {
+    let ddmin = DdminOptions {
+        stop: Some(judge.stop_flag()),
+        ..plan.config.ddmin.clone()
+    };
+    if plan.tree.is_some() {
+        let config = treedd_reduce::FilesConfig {
+            tree: treedd_reduce::TreeConfig {
+                ddmin,
+                ..plan.config.clone()
+            },
+            text: plan.text_unit(),
+            text_only: plan.algorithm == crate::flags::Algorithm::Ddmin,
+            syntax_filter: plan.syntax_filter,
+        };
+        return treedd_reduce::reduce_files(judge, start, input, &config);
+    }
+    let Some(mut tree) = tree else {
+        return Reduced {
+            text: treedd_reduce::reduce_text(start, plan.text_unit(), judge, &ddmin),
+            calls_refer: None,
+        };
+    };
+    let config = treedd_reduce::TreeConfig {
+        ddmin,
+        ..plan.config.clone()
+    };
+    treedd_reduce::reduce_tree(&mut tree, judge, &config)
 }

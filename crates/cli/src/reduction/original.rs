@@ -48,7 +48,7 @@ impl Reduction {
     pub(super) fn check_alongside(&self) -> bool {
         // A directory's files each get a judge of their own (nested), which the permit of the
         // check would not reach: a directory is checked first.
-        self.args.jobs > 1 && self.plan.tree.is_none()
+        self.plan.jobs > 1 && self.plan.tree.is_none()
     }
 
     /// The check of [`Reduction::check_alongside`], on its own thread while the reduction
@@ -62,7 +62,7 @@ impl Reduction {
         fresh: &resume::State,
     ) -> anyhow::Result<bool> {
         let checked = self.check_original_runs(false).and_then(|took| {
-            if self.interrupted.load(Ordering::SeqCst) {
+            if self.interrupted() {
                 return Ok(None);
             }
             self.save_state(fresh)?;
@@ -89,7 +89,7 @@ impl Reduction {
     /// the caller) on a signal. `show`: the progress display says so (not when the reduction
     /// runs alongside).
     pub(super) fn check_original_runs(&self, show: bool) -> anyhow::Result<Vec<Duration>> {
-        let n = self.args.check_original.unwrap_or(1);
+        let n = self.plan.check_original;
         let mut slowest = Duration::ZERO;
         let mut first: Option<RunReport> = None;
         let mut differs: Option<(u32, RunReport)> = None;
@@ -105,7 +105,7 @@ impl Reduction {
             }
             let report = self.oracle.run_report(&self.input);
             self.extra_runs.fetch_add(1, Ordering::SeqCst);
-            if self.interrupted.load(Ordering::SeqCst) {
+            if self.interrupted() {
                 return Ok(Vec::new());
             }
             if let Outcome::FailedToStart(msg) = &report.outcome {
@@ -113,7 +113,7 @@ impl Reduction {
             }
             slowest = slowest.max(report.elapsed);
             took.push(report.elapsed);
-            if self.args.timeout.is_none() {
+            if self.plan.timeout.is_none() {
                 self.oracle.set_timeout(Some(default_timeout(slowest)));
             }
             match &first {
@@ -148,7 +148,7 @@ impl Reduction {
         }
         self.check_original(&first)?;
         if let Some(t) = self.oracle.timeout() {
-            let why = match self.args.timeout {
+            let why = match self.plan.timeout {
                 None => format!(
                     " (10 x the original's {:.2} s, at least 5 s; change it with --timeout SECONDS|none)",
                     slowest.as_secs_f64()
@@ -199,8 +199,8 @@ impl Reduction {
             return self.tree_recipe(tree);
         }
         let input =
-            std::path::absolute(&self.args.input).unwrap_or_else(|_| self.args.input.clone());
-        let name = self.args.input.file_name().unwrap_or(OsStr::new("input"));
+            std::path::absolute(&self.plan.input).unwrap_or_else(|_| self.plan.input.clone());
+        let name = self.plan.input.file_name().unwrap_or(OsStr::new("input"));
         let (mktemp, command) = self.recipe_parts();
         format!(
             "d=$({mktemp}) && cp {} \"$d\"/{} && (cd \"$d\" && {} \"$d\"/{}); echo \"exit status $?\"",
@@ -214,7 +214,7 @@ impl Reduction {
     /// The recipe's `mktemp` (in `--workdir`, if given) and the oracle's command (through the
     /// launcher, if given), quoted for the shell.
     pub(super) fn recipe_parts(&self) -> (String, String) {
-        let mktemp = match &self.args.workdir {
+        let mktemp = match &self.plan.workdir {
             Some(dir) => {
                 let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.clone());
                 format!("mktemp -d -p {}", shell_quote(dir.as_os_str()))

@@ -13,7 +13,7 @@ use crate::resume;
 impl Reduction {
     /// `--resume`: the text to start from (the output file, still interesting), or `None` to
     /// start from the input because there is nothing to resume.
-    pub(super) fn resume_from(&mut self, fresh: &resume::State) -> anyhow::Result<Option<Vec<u8>>> {
+    pub(super) fn resume_from(&self, fresh: &resume::State) -> anyhow::Result<Option<Vec<u8>>> {
         let out = self.plan.output.display().to_string();
         let state = match resume::load(&self.plan.output) {
             Ok(Some(state)) => state,
@@ -55,7 +55,7 @@ impl Reduction {
         );
         let report = self.oracle.run_report(&best);
         self.extra_runs.fetch_add(1, Ordering::SeqCst);
-        if self.interrupted.load(Ordering::SeqCst) {
+        if self.interrupted() {
             return Ok(None);
         }
         if !report.outcome.is_interesting() {
@@ -64,7 +64,7 @@ impl Reduction {
                 describe_outcome(&report)
             ));
             // Back to what a fresh run starts with (`check_original_runs` derives the default).
-            self.oracle.set_timeout(match self.args.timeout {
+            self.oracle.set_timeout(match self.plan.timeout {
                 Some(Timeout::Seconds(s)) => Some(Duration::from_secs_f64(s)),
                 Some(Timeout::None) | None => None,
             });
@@ -80,8 +80,8 @@ impl Reduction {
 
     /// The options that shape the result, recorded for `--resume`.
     pub(super) fn settings(&self) -> serde_json::Value {
-        let a = &self.args;
-        let d = self.ddmin_options();
+        let config = &self.plan.config;
+        let d = &config.ddmin;
         serde_json::json!({
             "oracle": self.oracle.program().display().to_string(),
             "language": self.language_name(),
@@ -98,18 +98,18 @@ impl Reduction {
             "ddmin_fixpoint": d.fixpoint,
             "list_minimizer": d.minimizer.name(),
             "order": self.plan.order.name(),
-            "fixpoint": !a.no_fixpoint,
-            "final_text_pass": a.final_text_pass,
-            "passes": self.passes().iter().map(|p| p.name()).collect::<Vec<_>>(),
-            "reference_closure": self.reference_closure(),
-            "cache": !a.no_cache,
-            "syntax_filter": !a.no_syntax_filter,
-            "timeout": match a.timeout {
+            "fixpoint": config.fixpoint,
+            "final_text_pass": config.final_text_pass,
+            "passes": config.passes.iter().map(|p| p.name()).collect::<Vec<_>>(),
+            "reference_closure": config.closure,
+            "cache": self.plan.cache,
+            "syntax_filter": self.plan.syntax_filter,
+            "timeout": match self.plan.timeout {
                 None => serde_json::json!("default"),
                 Some(Timeout::None) => serde_json::json!("none"),
                 Some(Timeout::Seconds(s)) => serde_json::json!(s),
             },
-            "confirm": a.confirm.unwrap_or(0),
+            "confirm": self.plan.confirm,
         })
     }
 }

@@ -6,7 +6,7 @@ use std::path::Path;
 use treedd_proc::{Outcome, RunReport};
 use treedd_reduce::Judge;
 
-use super::Reduction;
+use super::{Ended, Reduction, Start};
 use crate::flags::{Algorithm, Unit};
 use crate::progress;
 use crate::report::{self, StatsReport};
@@ -16,13 +16,14 @@ impl Reduction {
         &self,
         judge: &Judge,
         output: &[u8],
-        interrupted: bool,
-        verified: Option<bool>,
+        start: &Start,
+        ended: Ended,
     ) -> StatsReport {
         let stats = judge.stats();
-        let ddmin = self.ddmin_options();
-        let tree = self.uses_trees();
-        let input_errors = (self.plan.unit.is_none()).then(|| self.input_errors());
+        let config = &self.plan.config;
+        let ddmin = &config.ddmin;
+        let tree = self.plan.uses_trees();
+        let input_errors = (self.plan.unit.is_none()).then(|| start.input_errors.unwrap_or(0));
         let dir = self.plan.tree.is_some();
         StatsReport {
             input: self.input_name(),
@@ -31,7 +32,7 @@ impl Reduction {
             algorithm: self.plan.algorithm.name(),
             hoist: self.plan.hoist.name(),
             unit: self.plan.unit.map(Unit::name),
-            jobs: self.args.jobs,
+            jobs: self.plan.jobs,
             split_factor: match ddmin.split_factor {
                 usize::MAX => report::SplitFactor::Max,
                 nu => report::SplitFactor::N(nu),
@@ -48,32 +49,33 @@ impl Reduction {
             order: matches!(self.plan.algorithm, Algorithm::Hddr | Algorithm::CoarseHddr)
                 .then(|| self.plan.order.name()),
             ddmin_fixpoint: ddmin.fixpoint,
-            fixpoint: tree.then_some(!self.args.no_fixpoint),
-            final_text_pass: tree.then_some(self.args.final_text_pass),
-            passes: tree.then(|| self.passes().iter().map(|p| p.name()).collect()),
-            reference_closure: tree.then(|| self.reference_closure()),
-            reference_closure_calls: judge.calls_refer(),
+            fixpoint: tree.then_some(config.fixpoint),
+            final_text_pass: tree.then_some(config.final_text_pass),
+            passes: tree.then(|| config.passes.iter().map(|p| p.name()).collect()),
+            reference_closure: tree.then_some(config.closure),
+            reference_closure_calls: ended.calls_refer,
             discarded: stats.discarded,
             killed: stats.killed,
             preempted: stats.preempted,
             assumed: stats.assumed,
             replays: stats.replays,
             mean_busy_workers: stats.busy_seconds / self.progress.elapsed().as_secs_f64().max(1e-9),
-            rounds: judge.records(),
+            rounds: ended.rounds,
             timeout_seconds: self.oracle.timeout().map(|t| t.as_secs_f64()),
-            timeout_default: self.args.timeout.is_none(),
-            check_original: self.args.check_original.unwrap_or(1),
-            confirm: self.args.confirm.unwrap_or(0),
-            confirm_rejected: self.confirm.get().map_or(0, |c| c.rejected()),
-            resumed: self.resumed,
-            cache: !self.args.no_cache,
-            syntax_filter: !self.args.no_syntax_filter,
+            timeout_default: self.plan.timeout.is_none(),
+            check_original: self.plan.check_original,
+            confirm: self.plan.confirm,
+            confirm_rejected: self.confirm.rejected(),
+            resumed: start.resumed,
+            cache: self.plan.cache,
+            syntax_filter: self.plan.syntax_filter,
             oracle_runs: stats.oracle_runs + self.runs_outside_judge(),
             cache_hits: stats.cache_hits,
             cache_peak_entries: stats.cache_peak_entries,
             syntax_filtered: stats.syntax_filtered,
-            syntax_fresh_parses: self.syntax.get().map_or(0, |f| f.fresh_parses()),
-            syntax_incremental_parses: self.syntax.get().map_or(0, |f| f.incremental_parses()),
+            syntax_fresh_parses: ended.syntax.as_ref().map_or(0, |f| f.fresh_parses()),
+            syntax_incremental_parses: (ended.syntax.as_ref())
+                .map_or(0, |f| f.incremental_parses()),
             timeouts: stats.timeouts,
             input_bytes: self.bytes(&self.input),
             output_bytes: self.bytes(output),
@@ -85,9 +87,9 @@ impl Reduction {
             cpu_seconds: Some(treedd_proc::cpu_seconds()),
             peak_rss_bytes: report::peak_rss_self(),
             peak_oracle_rss_bytes: report::peak_rss_children(),
-            interrupted,
-            verified,
-            format: self.format.get().cloned(),
+            interrupted: ended.interrupted,
+            verified: ended.verified,
+            format: ended.format,
             trace: self.trace.points(),
         }
     }

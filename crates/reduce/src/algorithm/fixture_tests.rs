@@ -55,7 +55,7 @@ impl Fixture {
     fn reduce(&self, config: &TreeConfig) -> (Vec<u8>, Stats) {
         let mut tree = RTree::build(self.lang, &self.input).unwrap();
         let judge = self.judge();
-        let out = reduce_tree(&mut tree, &judge, config);
+        let out = reduce_tree(&mut tree, &judge, config).text;
         (out, judge.stats())
     }
 

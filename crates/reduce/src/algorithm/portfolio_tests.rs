@@ -23,7 +23,7 @@ fn run(config: &TreeConfig, src: &str) -> (String, u64) {
     }));
     let judge = Judge::new(Box::new(Arc::clone(&oracle)), JudgeOptions::default());
     let mut tree = RTree::build(Lang::C, src.as_bytes()).unwrap();
-    let out = reduce_tree(&mut tree, &judge, config);
+    let out = reduce_tree(&mut tree, &judge, config).text;
     (String::from_utf8(out).unwrap(), oracle.runs())
 }
 

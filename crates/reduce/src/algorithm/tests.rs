@@ -140,19 +140,19 @@ fn reduction_stops_when_the_judge_is_cancelled() {
 }
 
 #[test]
-fn the_judge_knows_the_phase() {
+fn the_observer_knows_the_phase() {
     let src = "(p (s a (s b)) (s c))";
     for (name, phase) in [
         ("Hoist^r*+HDDH^r*", "HDDH^r* pass 2, node "),
         ("Coarse HDD", "Coarse HDD pass 1, level "),
     ] {
         let mut tree = toy::Toy::parse(src);
-        let (judge, _) = toy::judge(|c| toy::has(c, "b"));
+        let (judge, recorder) = toy::observed_judge(|c| toy::has(c, "b"));
         reduce(&mut tree, &judge, &TreeConfig::from_name(name).unwrap());
         assert!(
-            judge.phase().starts_with(phase),
+            recorder.phase().starts_with(phase),
             "{name}: {}",
-            judge.phase()
+            recorder.phase()
         );
     }
 }
@@ -194,7 +194,7 @@ fn a_round_without_the_reference_closure_ends_the_rounds() {
             closure,
             ..TreeConfig::new(Base::Hddr, Hoisting::None)
         };
-        let out = String::from_utf8(reduce_tree(&mut tree, &judge, &config)).unwrap();
+        let out = String::from_utf8(reduce_tree(&mut tree, &judge, &config).text).unwrap();
         assert_eq!(out.contains("int a("), expected, "{out}");
     }
 }

@@ -1,5 +1,6 @@
 //! The judge every algorithm asks about a candidate:
-//! syntax filter -> content cache -> oracle, with stats and the best-so-far callback.
+//! content cache -> syntax filter -> oracle, with counters and the best so far; what it finds
+//! (improvements, phases, the rounds' records) it reports to the caller's [`Observer`].
 //!
 //! **Invariant:** the cache only ever holds candidates the oracle said were not interesting
 //! (or that timed out), never one larger than the best interesting candidate seen so far.
@@ -13,20 +14,20 @@ use super::lookahead::{Answer, Lookahead};
 use treedd_proc::{Oracle, Outcome, RunToken};
 
 use super::cache::Cache;
+use super::observer::Observer;
 use super::stats::{PassRecord, Stats};
 
 /// Decides before the oracle whether a candidate may be interesting at all (true = keep).
 pub type Filter = Box<dyn Fn(&[u8]) -> bool + Send + Sync>;
-/// Called with every interesting candidate smaller than all seen before (serialized).
-pub type OnImprovement = Box<dyn Fn(&[u8]) + Send + Sync>;
 
 pub struct JudgeOptions {
     /// Use the content cache (ch. 4).
     pub cache: bool,
     /// Syntax filter run before the cache and the oracle.
     pub filter: Option<Filter>,
-    /// Best-so-far callback (the CLI writes the current best result to disk there).
-    pub on_improvement: Option<OnImprovement>,
+    /// Where the judge reports improvements, phases and records (the CLI writes the current
+    /// best result to disk there).
+    pub observer: Option<Arc<dyn Observer>>,
 }
 
 impl Default for JudgeOptions {
@@ -34,7 +35,7 @@ impl Default for JudgeOptions {
         JudgeOptions {
             cache: true,
             filter: None,
-            on_improvement: None,
+            observer: None,
         }
     }
 }
@@ -43,7 +44,7 @@ pub struct Judge {
     oracle: Box<dyn Oracle>,
     cache: Option<Cache>,
     filter: Option<Filter>,
-    on_improvement: Option<OnImprovement>,
+    observer: Option<Arc<dyn Observer>>,
     /// Stop flag of the algorithms: set by [`Judge::cancel`], and by a misprediction until
     /// the unit is replayed (see [`Judge::steps`]).
     cancelled: Arc<AtomicBool>,
@@ -58,11 +59,12 @@ pub struct Judge {
     /// Length of `best` (usize::MAX while there is none), readable without the lock.
     best_len: AtomicUsize,
     best: Mutex<Option<Vec<u8>>>,
-    phase: Mutex<String>,
     last_start_error: Mutex<Option<String>>,
     /// Workers of `--jobs` that could not start (see [`Judge::missing_workers`]).
     missing_workers: Mutex<Option<MissingWorkers>>,
-    records: Mutex<Vec<PassRecord>>,
+    /// The records of the steps of [`Judge::steps`] under way (a failed assumption takes
+    /// some back), reported when the steps end; `None` outside them.
+    pending_records: Mutex<Option<Vec<PassRecord>>>,
     lookahead: Mutex<Option<Arc<Lookahead>>>,
     /// Permits of `jobs` held by oracle runs made outside the judge (see
     /// [`Judge::reserve_permit`]); changed and read under `lookahead`'s lock.
@@ -72,9 +74,6 @@ pub struct Judge {
     outside_interesting: Mutex<Vec<Duration>>,
     /// The syntax filter's recent verdicts (see [`Judge::filter_keeps`]).
     screened: Mutex<HashMap<super::cache::Key, bool>>,
-    /// What the oracle said of a call of a function declared nowhere (see
-    /// [`Judge::calls_refer`]).
-    calls_refer: Mutex<Option<bool>>,
     /// The judges of parts of the candidates (the files of a directory, see `nested`).
     parts: Mutex<nested::Parts>,
 }
@@ -113,9 +112,8 @@ struct Counters {
 struct Checkpoint<S> {
     unit: u64,
     state: S,
-    /// How many records the judge held, and what it knew of calls.
+    /// How many records were pending.
     records: usize,
-    calls_refer: Option<bool>,
     /// treedd's CPU seconds then (a replay from here costs about what was spent since).
     cpu: f64,
 }
@@ -154,7 +152,7 @@ impl Judge {
             oracle,
             cache: opts.cache.then(Cache::new),
             filter: opts.filter,
-            on_improvement: opts.on_improvement,
+            observer: opts.observer,
             cancelled: Arc::new(AtomicBool::new(false)),
             user_cancelled: AtomicBool::new(false),
             memo: Mutex::new(None),
@@ -163,29 +161,15 @@ impl Judge {
             counters: Counters::default(),
             best_len: AtomicUsize::new(usize::MAX),
             best: Mutex::new(None),
-            phase: Mutex::new(String::new()),
             last_start_error: Mutex::new(None),
             missing_workers: Mutex::new(None),
-            records: Mutex::new(Vec::new()),
+            pending_records: Mutex::new(None),
             lookahead: Mutex::new(None),
             reserved: AtomicUsize::new(0),
             outside_interesting: Mutex::new(Vec::new()),
             screened: Mutex::new(HashMap::new()),
-            calls_refer: Mutex::new(None),
             parts: Mutex::default(),
         }
-    }
-
-    /// Does a call refer to the declaration of the function it calls, for this oracle?
-    /// `Some(false)` once the oracle accepted a candidate without the only declaration of a
-    /// function it calls (C89's implicit declaration), `Some(true)` once it rejected every
-    /// such candidate it was asked, `None` before (see `closure::probe_calls`).
-    pub fn calls_refer(&self) -> Option<bool> {
-        *lock(&self.calls_refer)
-    }
-
-    pub(crate) fn set_calls_refer(&self, refer: bool) {
-        *lock(&self.calls_refer) = Some(refer);
     }
 
     /// True if the candidate is interesting. Thread-safe; false at once after `cancel`.
@@ -491,6 +475,7 @@ impl Judge {
             return state;
         };
         *lock(&self.memo) = Some(HashMap::new());
+        *lock(&self.pending_records) = Some(Vec::new());
         let mut saved: Vec<Checkpoint<S>> = Vec::new();
         loop {
             // Only the checkpoints an assumption under way may take us back to are kept.
@@ -500,8 +485,7 @@ impl Judge {
             saved.push(Checkpoint {
                 unit,
                 state: state.clone(),
-                records: lock(&self.records).len(),
-                calls_refer: self.calls_refer(),
+                records: lock(&self.pending_records).as_ref().map_or(0, Vec::len),
                 cpu: treedd_proc::cpu_seconds(),
             });
             la.set_unit(Some((unit, saved[0].cpu)));
@@ -524,8 +508,9 @@ impl Judge {
                     let k = saved.iter().position(|c| c.unit >= failed).unwrap_or(0);
                     let c = &saved[k];
                     state = c.state.clone();
-                    lock(&self.records).truncate(c.records);
-                    *lock(&self.calls_refer) = c.calls_refer;
+                    if let Some(records) = lock(&self.pending_records).as_mut() {
+                        records.truncate(c.records);
+                    }
                     saved.truncate(k);
                     self.replaying.store(true, Ordering::SeqCst);
                     self.counters.replays.fetch_add(1, Ordering::Relaxed);
@@ -537,6 +522,10 @@ impl Judge {
         la.set_unit(None);
         self.replaying.store(false, Ordering::SeqCst);
         *lock(&self.memo) = None;
+        let records = lock(&self.pending_records).take().unwrap_or_default();
+        for record in records {
+            self.report_record(record);
+        }
         state
     }
 
@@ -590,8 +579,8 @@ impl Judge {
         if let Some(cache) = &self.cache {
             cache.evict_larger_than(candidate.len());
         }
-        if let Some(callback) = &self.on_improvement {
-            callback(candidate);
+        if let Some(observer) = &self.observer {
+            observer.improved(candidate, &self.stats());
         }
     }
 
@@ -659,14 +648,19 @@ impl Judge {
         nested::add(&own, &self.parts_stats())
     }
 
-    /// Record what a pass or the tree phase did in one round (for `--stats`).
+    /// Report what a pass or the tree phase did in one round (for `--stats`); inside
+    /// [`Judge::steps`], when the steps end, without the records of steps taken back.
     pub fn record(&self, record: PassRecord) {
-        lock(&self.records).push(record);
+        match lock(&self.pending_records).as_mut() {
+            Some(pending) => pending.push(record),
+            None => self.report_record(record),
+        }
     }
 
-    /// Every record so far, in order.
-    pub fn records(&self) -> Vec<PassRecord> {
-        lock(&self.records).clone()
+    fn report_record(&self, record: PassRecord) {
+        if let Some(observer) = &self.observer {
+            observer.record(record);
+        }
     }
 
     /// Count speculative tests whose answers were not used (see `driver`).
@@ -679,17 +673,11 @@ impl Judge {
         self.cache.as_ref().map_or(0, Cache::len)
     }
 
-    /// Name the current phase (shown by the CLI's progress display).
-    pub fn set_phase(&self, phase: &str) {
-        let mut p = lock(&self.phase);
-        p.clear();
-        p.push_str(phase);
-    }
-
-    /// The current phase: the part's under way (labelled), else this judge's own.
-    pub fn phase(&self) -> String {
-        self.part_phase()
-            .unwrap_or_else(|| lock(&self.phase).clone())
+    /// Report the phase the reduction entered (the CLI's progress display shows it).
+    pub fn phase(&self, phase: &str) {
+        if let Some(observer) = &self.observer {
+            observer.phase(phase);
+        }
     }
 }
 
@@ -734,5 +722,6 @@ impl<F: Fn(&[u8]) -> bool + Send + Sync> Oracle for FnOracle<F> {
 }
 
 mod nested;
+pub(crate) use nested::OnImprovement;
 #[cfg(test)]
 mod tests;

@@ -14,9 +14,12 @@ mod confirm;
 pub(crate) mod driver;
 mod judge;
 pub(crate) mod lookahead;
+pub(crate) mod observer;
 mod stats;
 
 pub use cache::Cache;
 pub use confirm::Confirm;
-pub use judge::{Filter, FnOracle, Judge, JudgeOptions, MissingWorkers, OnImprovement};
+pub(crate) use judge::OnImprovement;
+pub use judge::{Filter, FnOracle, Judge, JudgeOptions, MissingWorkers};
+pub use observer::Observer;
 pub use stats::{PassRecord, Stats};

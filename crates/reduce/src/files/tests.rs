@@ -3,8 +3,17 @@ use std::path::Path;
 use treedd_proc::FileEntry;
 
 use super::*;
+use crate::engine::observer::Recorder;
 use crate::engine::FnOracle;
 use crate::JudgeOptions;
+
+/// Judge options whose observer is `recorder`.
+fn observed(recorder: &Arc<Recorder>) -> JudgeOptions {
+    JudgeOptions {
+        observer: Some(Arc::clone(recorder) as Arc<dyn crate::Observer>),
+        ..JudgeOptions::default()
+    }
+}
 
 fn tree(files: &[(&str, &str)]) -> Files {
     Files::new(
@@ -57,14 +66,15 @@ fn case() -> (
     (files, oracle)
 }
 
-fn reduce(jobs: usize) -> (Files, Arc<Judge>, u64) {
+fn reduce(jobs: usize) -> (Files, Arc<Judge>, Arc<Recorder>, u64) {
     let (files, oracle) = case();
     let fn_oracle = Arc::new(FnOracle::new(move |c: &[u8]| {
         oracle(&Files::decode(c).unwrap())
     }));
+    let recorder = Arc::new(Recorder::default());
     let judge = Arc::new(Judge::new(
         Box::new(Arc::clone(&fn_oracle)),
-        JudgeOptions::default(),
+        observed(&recorder),
     ));
     let mut tree = TreeConfig::default();
     tree.ddmin.jobs = jobs;
@@ -75,13 +85,18 @@ fn reduce(jobs: usize) -> (Files, Arc<Judge>, u64) {
         syntax_filter: true,
     };
     let start = files.encode();
-    let out = reduce_files(&judge, &start, &start, &config);
-    (Files::decode(&out).unwrap(), judge, fn_oracle.runs())
+    let out = reduce_files(&judge, &start, &start, &config).text;
+    (
+        Files::decode(&out).unwrap(),
+        judge,
+        recorder,
+        fn_oracle.runs(),
+    )
 }
 
 #[test]
 fn files_are_deleted_whole_reduced_in_their_languages_and_renamed_across() {
-    let (out, judge, runs) = reduce(1);
+    let (out, judge, recorder, runs) = reduce(1);
     // b.c is not needed.
     let paths: Vec<_> = out.entries().iter().map(|e| e.path.clone()).collect();
     assert_eq!(
@@ -100,7 +115,7 @@ fn files_are_deleted_whole_reduced_in_their_languages_and_renamed_across() {
     let stats = judge.stats();
     assert_eq!(stats.oracle_runs, runs);
     assert!(stats.tests >= runs);
-    let passes: Vec<String> = judge.records().into_iter().map(|r| r.pass).collect();
+    let passes: Vec<String> = recorder.records().into_iter().map(|r| r.pass).collect();
     for want in [
         "whole files",
         "a.h: tree",
@@ -122,15 +137,17 @@ fn jobs_do_not_change_the_result() {
 #[test]
 fn a_cancelled_judge_reaches_the_file_under_way() {
     let (files, oracle) = case();
+    let recorder = Arc::new(Recorder::default());
     let judge: Arc<Judge> = Arc::new(Judge::new(
         Box::new(FnOracle::new(move |c: &[u8]| {
             oracle(&Files::decode(c).unwrap())
         })),
-        JudgeOptions::default(),
+        observed(&recorder),
     ));
     let start = files.encode();
     let part = judge.nested(
         "a.c",
+        1,
         Box::new({
             let f = files.clone();
             move |c: &[u8]| f.encode_replacing(0, c)
@@ -138,35 +155,36 @@ fn a_cancelled_judge_reaches_the_file_under_way() {
         None,
         None,
     );
-    part.set_phase("hdd");
-    assert_eq!(judge.phase(), "a.c: hdd");
+    assert_eq!(recorder.phase(), "a.c: ");
+    part.phase("hdd");
+    assert_eq!(recorder.phase(), "a.c: hdd");
     judge.cancel();
     assert!(part.is_cancelled());
-    judge.end_nested(&part, 1);
-    assert_eq!(judge.phase(), "");
+    judge.end_nested(&part);
     // A part made after the cancel starts cancelled.
-    let late = judge.nested("b.c", Box::new(|c: &[u8]| c.to_vec()), None, None);
+    let late = judge.nested("b.c", 1, Box::new(|c: &[u8]| c.to_vec()), None, None);
     assert!(late.is_cancelled());
-    judge.end_nested(&late, 1);
+    judge.end_nested(&late);
     let config = FilesConfig {
         tree: TreeConfig::default(),
         text: TextUnit::Line,
         text_only: false,
         syntax_filter: true,
     };
-    assert_eq!(reduce_files(&judge, &start, &start, &config), start);
+    assert_eq!(reduce_files(&judge, &start, &start, &config).text, start);
 }
 
 /// Reduce `files` with the `balanced` preset under `oracle`, one job.
 fn reduce_with(
     files: &Files,
     oracle: impl Fn(&Files) -> bool + Send + Sync + 'static,
-) -> (Files, Arc<Judge>) {
+) -> (Files, Arc<Recorder>) {
+    let recorder = Arc::new(Recorder::default());
     let judge = Arc::new(Judge::new(
         Box::new(FnOracle::new(move |c: &[u8]| {
             oracle(&Files::decode(c).unwrap())
         })),
-        JudgeOptions::default(),
+        observed(&recorder),
     ));
     let mut tree = TreeConfig::default();
     tree.ddmin.jobs = 1;
@@ -177,8 +195,8 @@ fn reduce_with(
         syntax_filter: true,
     };
     let start = files.encode();
-    let out = reduce_files(&judge, &start, &start, &config);
-    (Files::decode(&out).unwrap(), judge)
+    let out = reduce_files(&judge, &start, &start, &config).text;
+    (Files::decode(&out).unwrap(), recorder)
 }
 
 #[test]
@@ -197,7 +215,7 @@ fn a_parameter_is_removed_from_the_prototype_the_definition_and_the_calls_togeth
     // Interesting while `a.h` declares the function, `a.c` defines it with `x` first and `b.c`
     // calls it twice, all by one name, and all agree on the number of parameters: no file
     // alone can drop one.
-    let (out, judge) = reduce_with(&files, |f| {
+    let (out, recorder) = reduce_with(&files, |f| {
         let t = |p: &str| text(f, p).unwrap_or_default();
         let commas = |p: &str| t(p).matches(',').count();
         let Some(name) = declared(f) else {
@@ -213,7 +231,7 @@ fn a_parameter_is_removed_from_the_prototype_the_definition_and_the_calls_togeth
         let t = text(&out, path).unwrap();
         assert!(!t.contains(','), "{path}: {t:?}");
     }
-    let records = judge.records();
+    let records = recorder.records();
     let params = (records.iter()).any(|r| r.pass == "params (across files)" && r.chars_removed > 0);
     assert!(params, "{records:?}");
 }

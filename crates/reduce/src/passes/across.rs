@@ -150,7 +150,7 @@ impl Across<'_> {
                     .collect(),
             );
         }
-        self.judge.set_phase("rename (across files)");
+        self.judge.phase("rename (across files)");
         match self.keep_minimal(files, &units) {
             Some(done) => (done, 1),
             None => (files.clone(), 0),
@@ -280,7 +280,7 @@ impl Across<'_> {
                 if pos >= candidates.len() {
                     break;
                 }
-                self.judge.set_phase(&format!(
+                self.judge.phase(&format!(
                     "{name} (across files): {pos} of {} candidates",
                     candidates.len()
                 ));

@@ -13,7 +13,7 @@ impl Passes<'_> {
     /// first replacement), then the later replacements of each remaining literal in turn.
     pub(super) fn literals(&mut self) {
         let Some(facts) = self.facts() else { return };
-        self.judge.set_phase("literals");
+        self.judge.phase("literals");
         self.keep_minimal(&units(&facts));
         self.sequence(Pass::Literals, replacements);
     }

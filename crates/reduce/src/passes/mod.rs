@@ -201,7 +201,7 @@ impl<'a> Passes<'a> {
             if pos >= candidates.len() {
                 return;
             }
-            self.judge.set_phase(&format!(
+            self.judge.phase(&format!(
                 "{pass}: {} of {} candidates",
                 pos,
                 candidates.len()

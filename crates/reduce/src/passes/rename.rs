@@ -15,7 +15,7 @@ impl Passes<'_> {
     /// frequent spellings first); ddmin finds the spellings that must keep their name.
     pub(super) fn rename(&mut self) {
         let Some(facts) = self.facts() else { return };
-        self.judge.set_phase("rename");
+        self.judge.phase("rename");
         self.keep_minimal(&units(&self.current, self.lang, &facts));
     }
 }

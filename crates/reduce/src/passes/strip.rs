@@ -21,7 +21,7 @@ impl Passes<'_> {
                 return;
             }
             let Some(facts) = self.facts() else { return };
-            self.judge.set_phase("strip");
+            self.judge.phase("strip");
             self.keep_minimal(&units(&facts, k));
         }
     }

@@ -7,24 +7,29 @@
 //! (`wrap`) and asks this judge's cache and oracle ([`Judge::run_part`]), so every oracle run
 //! is counted, cached and offered as an improvement (the output) once, here; the part's own
 //! judge adds what only it knows (its cache hits, syntax filter, bets) when it ends
-//! ([`Judge::end_nested`]). While a part is under way, [`Judge::stats`] and [`Judge::phase`]
-//! include it and [`Judge::cancel`] reaches it, so the CLI sees one judge throughout.
+//! ([`Judge::end_nested`]). While a part is under way, [`Judge::stats`] includes it and
+//! [`Judge::cancel`] reaches it, and the part's phases and records go to this judge's
+//! observer labelled with the part (`src/a.c: rename`), so the CLI sees one judge throughout.
 
 use std::sync::Arc;
 
 use treedd_proc::{Oracle, Outcome, RunToken};
 
-use super::{lock, Filter, Judge, JudgeOptions, OnImprovement, PassRecord, Stats};
+use super::{lock, Filter, Judge, JudgeOptions, PassRecord, Stats};
 use crate::engine::cache::Cache;
+use crate::engine::observer::Observer;
 
 /// Puts a part's candidate back into the whole.
 pub(crate) type Wrap = Box<dyn Fn(&[u8]) -> Vec<u8> + Send + Sync>;
 
+/// What a part does with its own improvements (its syntax filter rebases on them).
+pub(crate) type OnImprovement = Box<dyn Fn(&[u8]) + Send + Sync>;
+
 /// What a judge knows of the parts judged inside it.
 #[derive(Default)]
 pub(super) struct Parts {
-    /// The part under way: its label (`src/a.c`) and judge.
-    current: Option<(String, Arc<Judge>)>,
+    /// The judge of the part under way.
+    current: Option<Arc<Judge>>,
     /// What the ended parts' judges counted that this one did not (see [`part_counts`]).
     ended: Stats,
 }
@@ -47,6 +52,36 @@ impl Oracle for Part {
     /// The whole's judge cancels its own oracle (and this part's judge, see
     /// [`Judge::cancel`]).
     fn cancel(&self) {}
+}
+
+/// The observer of a part's judge: the part's own improvements go to `on_improvement`, its
+/// phases and records to the whole's observer, labelled (`src/a.c: rename`), the records
+/// numbered `round` (the whole's round).
+struct Relay {
+    whole: Arc<Judge>,
+    label: String,
+    round: usize,
+    on_improvement: Option<OnImprovement>,
+}
+
+impl Observer for Relay {
+    fn improved(&self, candidate: &[u8], _: &Stats) {
+        if let Some(f) = &self.on_improvement {
+            f(candidate);
+        }
+    }
+
+    fn phase(&self, phase: &str) {
+        self.whole.phase(&format!("{}: {phase}", self.label));
+    }
+
+    fn record(&self, record: PassRecord) {
+        self.whole.record(PassRecord {
+            round: self.round,
+            pass: format!("{}: {}", self.label, record.pass),
+            ..record
+        });
+    }
 }
 
 /// The counts of a part's judge that the whole's does not have: its tests, cache hits and
@@ -88,18 +123,26 @@ pub(super) fn add(a: &Stats, b: &Stats) -> Stats {
 }
 
 impl Judge {
-    /// A judge for a part of this judge's candidates, labelled `label` in the phase: its
-    /// candidates are put back into the whole by `wrap` and judged here (this judge's cache,
-    /// oracle and improvements); `filter` and `on_improvement` are the part's own. One part
-    /// at a time; end it with [`Judge::end_nested`]. It knows what this judge knows of calls
-    /// (`calls_refer`) and of how long interesting runs take, and is cancelled with it.
+    /// A judge for a part of this judge's candidates, labelled `label` in the phases and
+    /// records (which are numbered `round`): its candidates are put back into the whole by
+    /// `wrap` and judged here (this judge's cache, oracle and improvements); `filter` and
+    /// `on_improvement` are the part's own. One part at a time; end it with
+    /// [`Judge::end_nested`]. It knows how long interesting runs take here, and is cancelled
+    /// with this judge.
     pub(crate) fn nested(
         self: &Arc<Judge>,
         label: &str,
+        round: usize,
         wrap: Wrap,
         filter: Option<Filter>,
         on_improvement: Option<OnImprovement>,
     ) -> Arc<Judge> {
+        let relay = Relay {
+            whole: Arc::clone(self),
+            label: label.to_string(),
+            round,
+            on_improvement,
+        };
         let part = Judge::new(
             Box::new(Part {
                 whole: Arc::clone(self),
@@ -108,15 +151,14 @@ impl Judge {
             JudgeOptions {
                 cache: self.cache.is_some(),
                 filter,
-                on_improvement,
+                observer: Some(Arc::new(relay)),
             },
         );
-        if let Some(refer) = self.calls_refer() {
-            part.set_calls_refer(refer);
-        }
         lock(&part.outside_interesting).extend(lock(&self.outside_interesting).iter().copied());
         let part = Arc::new(part);
-        lock(&self.parts).current = Some((label.to_string(), Arc::clone(&part)));
+        lock(&self.parts).current = Some(Arc::clone(&part));
+        // The part's phase until it names one.
+        part.phase("");
         // After the part is registered: a cancel from now on reaches it (`Judge::cancel`).
         if self
             .user_cancelled
@@ -128,28 +170,15 @@ impl Judge {
     }
 
     /// The part judged by `part` (made by [`Judge::nested`]) is done: its counts join this
-    /// judge's, its records are kept as this judge's, numbered `round` and labelled with the
-    /// part's label, and what it learnt of calls is kept.
-    pub(crate) fn end_nested(&self, part: &Judge, round: usize) {
-        let label = {
+    /// judge's.
+    pub(crate) fn end_nested(&self, part: &Judge) {
+        {
             let mut parts = lock(&self.parts);
-            let label = parts.current.take().map(|(l, _)| l).unwrap_or_default();
+            parts.current = None;
             parts.ended = add(&parts.ended, &part_counts(&part.stats()));
-            label
-        };
-        if let Some(refer) = part.calls_refer() {
-            self.set_calls_refer(refer);
         }
         if let Some(missing) = part.missing_workers() {
             lock(&self.missing_workers).get_or_insert(missing);
-        }
-        let mut records = lock(&self.records);
-        for r in part.records() {
-            records.push(PassRecord {
-                round,
-                pass: format!("{label}: {}", r.pass),
-                ..r
-            });
         }
     }
 
@@ -157,24 +186,14 @@ impl Judge {
     pub(super) fn parts_stats(&self) -> Stats {
         let parts = lock(&self.parts);
         match &parts.current {
-            Some((_, part)) => add(&parts.ended, &part_counts(&part.stats())),
+            Some(part) => add(&parts.ended, &part_counts(&part.stats())),
             None => parts.ended.clone(),
         }
     }
 
-    /// The phase of the part under way, labelled (`src/a.c: rename`), if there is one.
-    pub(super) fn part_phase(&self) -> Option<String> {
-        let parts = lock(&self.parts);
-        let (label, part) = parts.current.as_ref()?;
-        Some(format!("{label}: {}", part.phase()))
-    }
-
     /// Cancel the part under way.
     pub(super) fn cancel_part(&self) {
-        let part = lock(&self.parts)
-            .current
-            .as_ref()
-            .map(|(_, p)| Arc::clone(p));
+        let part = lock(&self.parts).current.as_ref().map(Arc::clone);
         if let Some(part) = part {
             part.cancel();
         }

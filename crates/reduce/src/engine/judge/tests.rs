@@ -136,12 +136,20 @@ fn cache_keeps_memory_bounded_during_ddmin() {
 
 #[test]
 fn best_so_far_callback_only_on_strictly_smaller_interesting_candidates() {
-    let seen = Arc::new(Mutex::new(Vec::new()));
-    let log = Arc::clone(&seen);
+    /// Keeps every improvement, with the oracle runs then.
+    #[derive(Default)]
+    struct Seen(Mutex<Vec<(Vec<u8>, u64)>>);
+    impl Observer for Seen {
+        fn improved(&self, candidate: &[u8], stats: &Stats) {
+            self.0
+                .lock()
+                .unwrap()
+                .push((candidate.to_vec(), stats.oracle_runs));
+        }
+    }
+    let seen = Arc::new(Seen::default());
     let opts = JudgeOptions {
-        on_improvement: Some(Box::new(move |c: &[u8]| {
-            log.lock().unwrap().push(c.to_vec())
-        })),
+        observer: Some(Arc::clone(&seen) as Arc<dyn Observer>),
         ..Default::default()
     };
     let (judge, _) = judge_with(|c| c.starts_with(b"a"), opts);
@@ -152,8 +160,8 @@ fn best_so_far_callback_only_on_strictly_smaller_interesting_candidates() {
     assert!(judge.test(b"abcdef")); // larger
     assert!(judge.test(b"ab"));
     assert_eq!(
-        *seen.lock().unwrap(),
-        vec![b"abcd".to_vec(), b"ab".to_vec()]
+        *seen.0.lock().unwrap(),
+        vec![(b"abcd".to_vec(), 1), (b"ab".to_vec(), 5)]
     );
     assert_eq!((judge.best(), judge.best_len()), (b"ab".to_vec(), Some(2)));
 }
@@ -299,7 +307,7 @@ fn property_judge_answers_equal_the_oracle_with_or_without_cache() {
 }
 
 #[test]
-fn phase_and_failed_starts() {
+fn phases_go_to_the_observer_and_failed_starts_are_not_cached() {
     struct Broken;
     impl Oracle for Broken {
         fn run(&self, _: &[u8]) -> Outcome {
@@ -307,9 +315,14 @@ fn phase_and_failed_starts() {
         }
         fn cancel(&self) {}
     }
-    let judge = Judge::new(Box::new(Broken), JudgeOptions::default());
-    judge.set_phase("text: lines");
-    assert_eq!(judge.phase(), "text: lines");
+    let recorder = Arc::new(crate::engine::observer::Recorder::default());
+    let opts = JudgeOptions {
+        observer: Some(Arc::clone(&recorder) as Arc<dyn Observer>),
+        ..Default::default()
+    };
+    let judge = Judge::new(Box::new(Broken), opts);
+    judge.phase("text: lines");
+    assert_eq!(recorder.phase(), "text: lines");
     assert!(!judge.test(b"x") && !judge.test(b"x"));
     assert_eq!(
         judge.stats().failed_to_start,
