@@ -23,6 +23,12 @@ pub(crate) fn print_tree(args: &Args, lang: Lang, input: &[u8]) -> anyhow::Resul
         writeln!(out, "syntax errors: {}", s.errors)?;
         writeln!(
             out,
+            "ERROR nodes: {}, MISSING nodes: {}",
+            s.errors - s.missing,
+            s.missing
+        )?;
+        writeln!(
+            out,
             "tree-sitter nodes: {} (height {})",
             s.raw_nodes, s.raw_height
         )?;

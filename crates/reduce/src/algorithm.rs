@@ -529,6 +529,7 @@ fn rounds(tree: &mut RTree, judge: &Judge, config: &TreeConfig, round: &mut usiz
         if st.step == 0 {
             st.round += 1;
             st.before = st.current.clone();
+            facts.keep_only(&st.current);
             let mut t = match st.tree.take() {
                 Some(t) => t,
                 None => match RTree::build(lang, &st.current) {
