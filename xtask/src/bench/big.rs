@@ -191,8 +191,8 @@ mod tests {
 
     #[test]
     fn the_made_input_wraps_each_copy_in_its_own_namespace() {
-        let a = vec![b'a'; BIG_BYTES / 3];
-        let b = vec![b'b'; BIG_BYTES / 3];
+        let a = vec![b'a'; BIG_BYTES / 4];
+        let b = vec![b'b'; BIG_BYTES / 4];
         let made = made_input(&[&a, &b]);
         assert!(made.len() >= BIG_BYTES);
         let text = String::from_utf8(made).unwrap();
