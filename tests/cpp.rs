@@ -152,3 +152,33 @@ fn cpp_aliases_and_typedefs_inlined_into_their_uses() {
         "{out}"
     );
 }
+
+/// A region tree-sitter-cpp does not parse (an ERROR node: the `_Class::` of a pointer to
+/// member in a `typedef`), nested in a class in a namespace, is removable as a whole: the
+/// oracle needs the typedef's name but not the region, and the syntax filter lets through
+/// the candidate that removes it (the input's errors are the measure).
+#[test]
+fn cpp_a_nested_error_region_is_removed_as_a_whole() {
+    let d = Dir::new();
+    let text = "namespace lib {\n\
+                template <typename _Res, typename _Class>\n\
+                struct holder {\n\
+                  int keep;\n\
+                  typedef _Res _Class::* _MemPtr;\n\
+                };\n\
+                }\n\
+                int main() { return 0; }\n";
+    d.write("nested.cpp", text);
+    let tree = d.run(&["--print-tree-stats", "nested.cpp"]);
+    tree.expect_code(0);
+    assert!(tree.stdout.contains("ERROR nodes: 1,"), "{}", tree.stdout);
+    d.script(
+        "oracle.sh",
+        "grep -q _MemPtr \"$1\" && grep -q 'int keep' \"$1\"",
+    );
+    d.run(&["--test", "oracle.sh", "--no-passes", "-q", "nested.cpp"])
+        .expect_code(0);
+    let out = d.read_string("nested.reduced.cpp");
+    assert!(out.contains("_MemPtr") && out.contains("int keep"), "{out}");
+    assert!(!out.contains("::"), "the ERROR region is left in\n{out}");
+}

@@ -24,6 +24,12 @@ pub(crate) fn print_tree(plan: &Plan, input: &[u8]) -> anyhow::Result<u8> {
         writeln!(out, "syntax errors: {}", s.errors)?;
         writeln!(
             out,
+            "ERROR nodes: {}, MISSING nodes: {}",
+            s.errors - s.missing,
+            s.missing
+        )?;
+        writeln!(
+            out,
             "tree-sitter nodes: {} (height {})",
             s.raw_nodes, s.raw_height
         )?;

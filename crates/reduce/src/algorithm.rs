@@ -568,6 +568,7 @@ fn rounds(
         if st.step == 0 {
             st.round += 1;
             st.before = st.current.clone();
+            facts.keep_only(&st.current);
             let mut t = match st.tree.take() {
                 Some(t) => t,
                 None => match RTree::build(lang, &st.current) {

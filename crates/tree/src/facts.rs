@@ -206,7 +206,8 @@ fn add_facts(
     let mut unnests = unnest::Found::new(&pd.unnests);
     let mut templates = templates::Found::default();
     let (first_token, first_ident) = (facts.tokens.len(), facts.idents.len());
-    parse::walk(tree, |node| {
+    let mut merges = merge::Scopes::default();
+    parse::walk_in(tree, |node, ancestors| {
         let kind = node.kind();
         let range = node.byte_range();
         if holders.contains(&(range.start, range.end, node.kind_id())) {
@@ -222,7 +223,7 @@ fn add_facts(
                 facts.functions.extend(list_site(&node, spec, pd, src));
                 facts.inlinable.extend(inlinable(&node, spec, pd, src));
             }
-            let parent_kind = node.parent().map(|p| p.kind());
+            let parent_kind = ancestors.last().map(|p| p.kind());
             for r in pd.rewrites.iter().filter(|r| {
                 r.kind == kind && (r.parent.is_none() || r.parent.as_deref() == parent_kind)
             }) {
@@ -264,12 +265,11 @@ fn add_facts(
             if let Some(spec) = pd.unwraps.iter().find(|s| s.kind == kind) {
                 facts.unwraps.extend(unwrap(node, spec, src));
             }
-            for spec in pd
-                .merges
-                .iter()
-                .filter(|s| s.scopes.iter().any(|k| k == kind))
-            {
-                facts.merges.extend(merge::merges(node, spec, src));
+            for (i, spec) in pd.merges.iter().enumerate() {
+                if spec.scopes.iter().any(|k| k == kind) {
+                    let m = merges.merges(i, node, ancestors, spec, src);
+                    facts.merges.extend(m);
+                }
             }
             if let Some(spec) = pd.calls.iter().find(|s| s.kind == kind) {
                 facts.calls.extend(list_site(&node, spec, pd, src));
@@ -290,7 +290,7 @@ fn add_facts(
                             name_range: name.byte_range(),
                             body: text,
                             // An island's root spans no more than the island.
-                            scope: node.parent().map_or(whole.clone(), |p| {
+                            scope: ancestors.last().map_or(whole.clone(), |p| {
                                 let r = p.byte_range();
                                 r.start.max(whole.start)..r.end.min(whole.end)
                             }),

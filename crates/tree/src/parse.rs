@@ -82,14 +82,37 @@ pub(crate) fn error_nodes(tree: &tree_sitter::Tree) -> usize {
     count
 }
 
+/// MISSING nodes of a parse (the rest of [`error_nodes`] are ERROR nodes).
+pub(crate) fn missing_nodes(tree: &tree_sitter::Tree) -> usize {
+    let mut count = 0;
+    walk(tree, |node| {
+        count += usize::from(node.is_missing());
+        node.has_error()
+    });
+    count
+}
+
 /// Visit the nodes of `tree` in pre-order; `visit` says whether to go into a node's children.
 pub(crate) fn walk<'t>(
     tree: &'t tree_sitter::Tree,
     mut visit: impl FnMut(tree_sitter::Node<'t>) -> bool,
 ) {
+    walk_in(tree, |node, _| visit(node));
+}
+
+/// [`walk`], with the ancestors of each node (the root first): a node's parent costs nothing
+/// here, where tree-sitter's `Node::parent` searches down from the root, through every child
+/// before the node's at each level.
+pub(crate) fn walk_in<'t>(
+    tree: &'t tree_sitter::Tree,
+    mut visit: impl FnMut(tree_sitter::Node<'t>, &[tree_sitter::Node<'t>]) -> bool,
+) {
     let mut cursor = tree.walk();
+    let mut ancestors: Vec<tree_sitter::Node<'t>> = Vec::new();
     loop {
-        if visit(cursor.node()) && cursor.goto_first_child() {
+        let node = cursor.node();
+        if visit(node, &ancestors) && cursor.goto_first_child() {
+            ancestors.push(node);
             continue;
         }
         loop {
@@ -99,6 +122,7 @@ pub(crate) fn walk<'t>(
             if !cursor.goto_parent() {
                 return;
             }
+            ancestors.pop();
         }
     }
 }

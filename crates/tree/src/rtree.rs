@@ -66,6 +66,8 @@ pub struct TreeStats {
     pub height: usize,
     /// ERROR and MISSING nodes of the parse.
     pub errors: usize,
+    /// The MISSING ones among them.
+    pub missing: usize,
 }
 
 const TOKEN: u16 = 1;
@@ -120,6 +122,8 @@ pub struct RTree {
     /// Start of the bytes after the last token.
     trailer: u32,
     errors: usize,
+    /// The MISSING nodes among `errors`.
+    missing: usize,
     /// Per node: the identifier name of an identifier token (see [`RTree::name`]), else NONE;
     /// empty for a language without `declare_before_use` or `[[declarations]]`.
     names: Vec<u32>,
@@ -152,12 +156,23 @@ pub struct Parse(pub(crate) tree_sitter::Tree);
 impl RTree {
     /// Parse `src` and build the squeezed, flattened tree. Never fails on bad input.
     pub fn build(lang: Lang, src: &[u8]) -> Result<RTree, Error> {
-        RTree::build_parsed(lang, src).map(|(tree, _)| tree)
+        RTree::build_with(lang, src, drop).map(|(tree, ())| tree)
     }
 
     /// [`RTree::build`], also giving back the parse of `src`, which the syntax filter can
     /// start from ([`crate::SyntaxFilter::rebase_parsed`]) instead of parsing `src` again.
     pub fn build_parsed(lang: Lang, src: &[u8]) -> Result<(RTree, Parse), Error> {
+        RTree::build_with(lang, src, Parse)
+    }
+
+    /// The tree of `src`, and what `keep` makes of its parse. The parse, the raw nodes and
+    /// the tree are each many times the text: `keep` takes the parse before the tree is made
+    /// (`drop` frees it), and the raw nodes go before the tree's spans and names.
+    fn build_with<P>(
+        lang: Lang,
+        src: &[u8],
+        keep: impl FnOnce(tree_sitter::Tree) -> P,
+    ) -> Result<(RTree, P), Error> {
         let data = lang.data()?;
         if src.len() >= u32::MAX as usize {
             return Err(Error::TooLarge(src.len()));
@@ -166,6 +181,7 @@ impl RTree {
         let islands = crate::inject::islands(lang, &ts_tree, src);
         let mut langs: Vec<Langed> = vec![(lang, data)];
         let mut errors = parse::error_nodes(&ts_tree);
+        let mut missing = parse::missing_nodes(&ts_tree);
         let mut callees = std::collections::HashMap::new();
         let mut sites = Vec::new();
         // The text's tree and its islands' (the built-in languages are fewer than 256).
@@ -181,10 +197,13 @@ impl RTree {
                     langs.push((island.lang, d));
                 }
                 errors += parse::error_nodes(&island.tree);
+                missing += parse::missing_nodes(&island.tree);
                 trees.push((d, &island.tree, &island.islands));
             }
         }
         let raw = Raw::new(&langs, &ts_tree, &islands, src);
+        drop(islands);
+        let parse = keep(ts_tree);
         let mut tree = RTree {
             langs,
             src: src.to_vec(),
@@ -193,6 +212,7 @@ impl RTree {
             root: NodeId(0),
             trailer: raw.trailer,
             errors,
+            missing,
             names: Vec::new(),
             raw_nodes: raw.len(),
             raw_height: raw.height,
@@ -200,9 +220,10 @@ impl RTree {
             moves: Default::default(),
         };
         tree.build_from(&raw);
+        drop(raw);
         tree.spans = tree.source_spans();
         tree.name_identifiers(&callees, &sites);
-        Ok((tree, Parse(ts_tree)))
+        Ok((tree, parse))
     }
 
     /// Second pass: final nodes, top-down with an explicit task stack.
@@ -681,6 +702,7 @@ impl RTree {
             raw_nodes: self.raw_nodes,
             raw_height: self.raw_height,
             errors: self.errors,
+            missing: self.missing,
             ..TreeStats::default()
         };
         let mut stack = vec![(self.root, 1usize)];

@@ -13,6 +13,10 @@ usage: cargo xtask bench [OPTIONS]
        cargo xtask bench micro [--treedd PATH] [--publish]
        cargo xtask bench micro-grammar [--treedd PATH]   (only the --grammar figures)
        cargo xtask bench speculation [--treedd PATH] [--publish]
+       cargo xtask bench big [--treedd PATH] [--time-limit SECONDS] [--publish]
+                        (treedd's own CPU per oracle run and peak memory on the cpp-ice
+                        inputs and a made 5 MB one, 300 s each by default; --publish writes
+                        docs/bench/big.md)
                         (--jobs 1/2/4/8 with a 0.1 s sleep oracle, --jobs 1/2 on JRTS and on
                         fixtures with real oracles; --publish writes docs/bench/speculation.md)
 
@@ -60,6 +64,11 @@ pub(super) enum Invocation {
         treedd: Option<PathBuf>,
         publish: bool,
     },
+    Big {
+        treedd: Option<PathBuf>,
+        publish: bool,
+        time_limit: Duration,
+    },
 }
 
 #[derive(Debug)]
@@ -83,6 +92,8 @@ pub(super) struct SuiteOptions {
 pub(super) fn parse_args(args: &[String]) -> Result<Invocation> {
     let mut micro = false;
     let mut speculation = false;
+    let mut big = false;
+    let mut time_limit = None;
     let mut opts = SuiteOptions {
         suite: "fixtures".to_string(),
         configs: Config::all(),
@@ -113,8 +124,9 @@ pub(super) fn parse_args(args: &[String]) -> Result<Invocation> {
             }
         };
         match flag {
-            "micro" if !micro && !speculation => micro = true,
-            "speculation" if !micro && !speculation => speculation = true,
+            "micro" if !micro && !speculation && !big => micro = true,
+            "speculation" if !micro && !speculation && !big => speculation = true,
+            "big" if !micro && !speculation && !big => big = true,
             "-h" | "--help" => return Ok(Invocation::Help),
             "--suite" => opts.suite = value(flag)?,
             "--configs" => opts.configs = Config::parse_list(&value(flag)?)?,
@@ -140,6 +152,7 @@ pub(super) fn parse_args(args: &[String]) -> Result<Invocation> {
                     .filter(|s: &f64| s.is_finite() && *s > 0.0)
                     .ok_or_else(|| anyhow!("--time-limit: `{v}` is not a positive number"))?;
                 opts.time_limit = Duration::from_secs_f64(secs);
+                time_limit = Some(opts.time_limit);
             }
             "--rerun" => opts.rerun = true,
             "--report-only" => opts.report_only = true,
@@ -152,6 +165,13 @@ pub(super) fn parse_args(args: &[String]) -> Result<Invocation> {
             "--treedd" => opts.treedd = Some(PathBuf::from(value(flag)?)),
             other => bail!("unknown argument `{other}`\n\n{USAGE}"),
         }
+    }
+    if big {
+        return Ok(Invocation::Big {
+            treedd: opts.treedd,
+            publish: opts.publish,
+            time_limit: time_limit.unwrap_or(Duration::from_secs(300)),
+        });
     }
     if speculation {
         return Ok(Invocation::Speculation {

@@ -22,6 +22,9 @@ use super::treedd_binary;
 /// markers, one per line; the candidate (the only argument) is interesting iff it contains all.
 pub(super) const MARKER_ENV: &str = "XTASK_BENCH_MARKERS";
 
+/// With the marker oracle, a candidate must also hold at least this many bytes (if set).
+pub(super) const MIN_BYTES_ENV: &str = "XTASK_BENCH_MIN_BYTES";
+
 /// If started as the marker oracle, judge the candidate and return the exit code.
 pub fn marker_oracle_mode() -> Option<i32> {
     let markers = std::env::var_os(MARKER_ENV)?;
@@ -32,11 +35,17 @@ pub fn marker_oracle_mode() -> Option<i32> {
     let (Ok(markers), Ok(candidate)) = (fs::read(markers), fs::read(&args[0])) else {
         return Some(2);
     };
-    Some(if markers_present(&markers, &candidate) {
-        0
-    } else {
-        1
-    })
+    let min_bytes = std::env::var(MIN_BYTES_ENV)
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+        .unwrap_or(0);
+    Some(
+        if candidate.len() >= min_bytes && markers_present(&markers, &candidate) {
+            0
+        } else {
+            1
+        },
+    )
 }
 
 pub(super) fn markers_present(markers: &[u8], candidate: &[u8]) -> bool {

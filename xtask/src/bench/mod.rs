@@ -19,10 +19,12 @@
 //! (finding cases), `run` (one watched run), `store` (results.jsonl, CSV), `tables` and
 //! `paper` (Markdown tables, the papers' figures), `progress` (sizes at checkpoints of wall
 //! time and oracle runs, time to remove 50/90/99%), `plot` (SVG), `report` (tables.md and
-//! publishing), `micro` (the reducer's own overhead), `docs` (the figures the Markdown
-//! documents quote, generated from the published ones).
+//! publishing), `micro` (the reducer's own overhead), `big` (its cost per candidate on
+//! megabyte inputs), `docs` (the figures the Markdown documents quote, generated from the
+//! published ones).
 
 mod bare_runs;
+mod big;
 mod cli;
 mod config;
 mod docs;
@@ -89,6 +91,14 @@ pub fn main(args: &[String]) -> Result<()> {
         }
         Invocation::Speculation { treedd, publish } => {
             speculation::speculation(treedd, publish)?;
+            refresh_docs(publish)
+        }
+        Invocation::Big {
+            treedd,
+            publish,
+            time_limit,
+        } => {
+            big::big(treedd, publish, time_limit)?;
             refresh_docs(publish)
         }
     }

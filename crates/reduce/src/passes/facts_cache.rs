@@ -33,6 +33,8 @@ impl FactsCache {
         if let Some(kept) = last.as_ref().filter(|k| k.text == text) {
             return Some(Arc::clone(&kept.facts));
         }
+        // The old text's facts go first: a large text's take as much memory as its parse.
+        *last = None;
         let facts = Arc::new(lang.facts(text).ok()?);
         *last = Some(Kept {
             text: text.to_vec(),
@@ -40,6 +42,16 @@ impl FactsCache {
             sequences: HashMap::new(),
         });
         Some(facts)
+    }
+
+    /// Forget what is kept unless it is of `text`: the texts only shrink, so a kept older
+    /// text is never asked for again, and its facts would take memory while a tree of
+    /// `text` is built.
+    pub(crate) fn keep_only(&self, text: &[u8]) {
+        let mut last = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if last.as_ref().is_some_and(|k| k.text != text) {
+            *last = None;
+        }
     }
 
     /// The candidates the sequence pass `pass` makes of `text` with `make` (one maker per

@@ -5,6 +5,7 @@
 //! of either declaration, so every candidate is shorter than the text it comes from (the type
 //! and the `;` of one declaration go, a `,` comes).
 
+use std::collections::HashMap;
 use std::ops::Range;
 
 use tree_sitter::Node;
@@ -20,78 +21,121 @@ struct Decl {
     decls: Range<usize>,
 }
 
-/// The candidates merging a declaration child of `scope` into an earlier declaration, each a
-/// list of splices (sorted, not overlapping) of `src`. For every declaration, the targets in
-/// order: the nearest earlier declaration with the same type text in the same scope, then in
-/// the outermost enclosing scope (before the child holding `scope`), then the nearest earlier
-/// one of the outermost scope, then of the same scope; each under the target's type, then
-/// under the moved declaration's. Merges that keep every type come first; moving a local to
-/// file scope (where it starts as zero) comes before changing its type in its block.
-pub(super) fn merges(
-    scope: Node<'_>,
-    spec: &MergeSpec,
-    src: &[u8],
-) -> Vec<Vec<(Range<usize>, Vec<u8>)>> {
-    let own = decls_of(scope, scope.end_byte(), spec);
-    if own.is_empty() {
-        return Vec::new();
-    }
-    // The outermost enclosing scope, and where the path from it to `scope` leaves it.
-    let mut outermost = None;
-    let mut child = scope;
-    while let Some(parent) = child.parent() {
-        if spec.scopes.iter().any(|s| s == parent.kind()) {
-            outermost = Some((parent, child.start_byte()));
-        }
-        child = parent;
-    }
-    let outer = outermost.map_or_else(Vec::new, |(p, before)| decls_of(p, before, spec));
-    let mut out = Vec::new();
-    for (j, moved) in own.iter().enumerate() {
-        let same = |pool: &'_ [Decl]| {
-            pool.iter()
-                .rev()
-                .find(|d| src[d.prefix.clone()] == src[moved.prefix.clone()])
-                .cloned()
-        };
-        // Type-preserving merges first, then local-to-global, then a type change in place.
-        let own = &own[..j];
-        let targets = [
-            same(own),
-            same(&outer),
-            outer.last().cloned(),
-            own.last().cloned(),
-        ];
-        let targets = targets.iter().flatten();
-        let mut seen: Vec<Range<usize>> = Vec::new();
-        for target in targets {
-            if seen.contains(&target.whole) {
-                continue;
-            }
-            seen.push(target.whole.clone());
-            let mut joined = vec![b','];
-            joined.extend_from_slice(&src[moved.decls.clone()]);
-            let merge = vec![
-                (target.decls.end..target.decls.end, joined),
-                (moved.whole.clone(), Vec::new()),
-            ];
-            out.push(merge.clone());
-            if src[target.prefix.clone()] != src[moved.prefix.clone()] {
-                let mut retyped = vec![(target.prefix.clone(), src[moved.prefix.clone()].to_vec())];
-                retyped.extend(merge);
-                out.push(retyped);
-            }
-        }
-    }
-    out
+/// The declarations of the outermost scopes met so far (per `[[merges]]` entry and scope
+/// node), each found once for all the scopes inside it.
+#[derive(Default)]
+pub(super) struct Scopes {
+    outer: HashMap<(usize, usize), Outer>,
 }
 
-/// The declarations among `scope`'s children that end before `before`, split for merging.
-fn decls_of(scope: Node<'_>, before: usize, spec: &MergeSpec) -> Vec<Decl> {
+/// A scope's declarations in source order, and the positions of those of each type text.
+struct Outer {
+    decls: Vec<Decl>,
+    by_type: HashMap<Vec<u8>, Vec<usize>>,
+}
+
+impl Scopes {
+    /// The candidates merging a declaration child of `scope` (under `ancestors`, the root
+    /// first) into an earlier declaration, each a list of splices (sorted, not overlapping)
+    /// of `src`; `entry` is the index of `spec` among the language's `[[merges]]`. For every
+    /// declaration, the targets in order: the nearest earlier declaration with the same type
+    /// text in the same scope, then in the outermost enclosing scope (before the child
+    /// holding `scope`), then the nearest earlier one of the outermost scope, then of the same
+    /// scope; each under the target's type, then under the moved declaration's. Merges that
+    /// keep every type come first; moving a local to file scope (where it starts as zero)
+    /// comes before changing its type in its block.
+    pub(super) fn merges(
+        &mut self,
+        entry: usize,
+        scope: Node<'_>,
+        ancestors: &[Node<'_>],
+        spec: &MergeSpec,
+        src: &[u8],
+    ) -> Vec<Vec<(Range<usize>, Vec<u8>)>> {
+        let own = decls_of(scope, spec);
+        if own.is_empty() {
+            return Vec::new();
+        }
+        // The outermost enclosing scope, and where the path from it to `scope` leaves it.
+        let outermost = ancestors
+            .iter()
+            .position(|a| spec.scopes.iter().any(|s| s == a.kind()))
+            .map(|k| {
+                let child = ancestors.get(k + 1).unwrap_or(&scope);
+                (ancestors[k], child.start_byte())
+            });
+        let empty = Outer {
+            decls: Vec::new(),
+            by_type: HashMap::new(),
+        };
+        let (outer, cut) = match outermost {
+            Some((p, before)) => {
+                let outer = self.outer.entry((entry, p.id())).or_insert_with(|| {
+                    let decls = decls_of(p, spec);
+                    let mut by_type: HashMap<Vec<u8>, Vec<usize>> = HashMap::new();
+                    for (i, d) in decls.iter().enumerate() {
+                        by_type
+                            .entry(src[d.prefix.clone()].to_vec())
+                            .or_default()
+                            .push(i);
+                    }
+                    Outer { decls, by_type }
+                });
+                // Declarations do not overlap: their ends grow with their positions.
+                (
+                    &*outer,
+                    outer.decls.partition_point(|d| d.whole.end <= before),
+                )
+            }
+            None => (&empty, 0),
+        };
+        let outer_same = |prefix: &[u8]| {
+            let at = outer.by_type.get(prefix)?;
+            let k = at.partition_point(|&i| i < cut);
+            k.checked_sub(1).map(|k| &outer.decls[at[k]])
+        };
+        let mut own_same: HashMap<&[u8], usize> = HashMap::new();
+        let mut out = Vec::new();
+        for (j, moved) in own.iter().enumerate() {
+            let prefix = &src[moved.prefix.clone()];
+            // Type-preserving merges first, then local-to-global, then a type change in place.
+            let targets = [
+                own_same.get(prefix).map(|&i| &own[i]),
+                outer_same(prefix),
+                cut.checked_sub(1).map(|i| &outer.decls[i]),
+                j.checked_sub(1).map(|i| &own[i]),
+            ];
+            own_same.insert(prefix, j);
+            let mut seen: Vec<Range<usize>> = Vec::new();
+            for target in targets.into_iter().flatten() {
+                if seen.contains(&target.whole) {
+                    continue;
+                }
+                seen.push(target.whole.clone());
+                let mut joined = vec![b','];
+                joined.extend_from_slice(&src[moved.decls.clone()]);
+                let merge = vec![
+                    (target.decls.end..target.decls.end, joined),
+                    (moved.whole.clone(), Vec::new()),
+                ];
+                out.push(merge.clone());
+                if src[target.prefix.clone()] != *prefix {
+                    let mut retyped = vec![(target.prefix.clone(), prefix.to_vec())];
+                    retyped.extend(merge);
+                    out.push(retyped);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The declarations among `scope`'s children, split for merging.
+fn decls_of(scope: Node<'_>, spec: &MergeSpec) -> Vec<Decl> {
     let mut c = scope.walk();
     scope
         .named_children(&mut c)
-        .filter(|n| n.end_byte() <= before && spec.kinds.iter().any(|k| k == n.kind()))
+        .filter(|n| spec.kinds.iter().any(|k| k == n.kind()))
         .filter_map(|n| split(n, spec))
         .collect()
 }

@@ -87,10 +87,14 @@ impl Found {
                 })
                 .push(d);
         }
+        let mut uses: HashMap<&[u8], Vec<&Use>> = HashMap::new();
+        for u in &self.uses {
+            uses.entry(&u.name).or_default().push(u);
+        }
         let mut out = Vec::new();
         for name in names {
             let ds = &decls[name];
-            let uses: Vec<&Use> = self.uses.iter().filter(|u| u.name == name).collect();
+            let uses = uses.get(name).map_or(&[][..], Vec::as_slice);
             let arity = ds.iter().map(|d| d.params.len()).max().unwrap_or(0);
             for i in (0..arity).rev() {
                 if ds
@@ -99,7 +103,7 @@ impl Found {
                 {
                     continue;
                 }
-                out.push(remove_param(ds, &uses, i, spec, idents, src));
+                out.push(remove_param(ds, uses, i, spec, idents, src));
             }
         }
         out.retain(|c| !c.is_empty());
@@ -143,8 +147,11 @@ fn remove_param(
             removed.push(remove_element(&elems, i));
         }
         if let Some(pname) = &p.name {
+            // Identifiers are in source order: those inside the declaration are a slice.
+            let lo = idents.partition_point(|id| id.range.start < d.range.start);
+            let hi = idents.partition_point(|id| id.range.start < d.range.end);
             replaced.extend(
-                idents
+                idents[lo..hi.max(lo)]
                     .iter()
                     .filter(|id| {
                         within(&id.range, &d.range)
