@@ -334,6 +334,10 @@ impl<F: Fn(&[usize]) -> Vec<u8> + Sync> crate::ddmin::Ahead for JudgeAhead<'_, F
             self.judge.announce(then(result));
         }
     }
+
+    fn chains_wins(&self) -> bool {
+        self.judge.chains_wins()
+    }
 }
 
 /// A toy reduction tree for the algorithms' unit tests, written as an s-expression:

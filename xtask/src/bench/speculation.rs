@@ -7,7 +7,10 @@
 //!    compiler's parser). `--jobs` 1, 2, 4 and 8 with the default preset. Then the same
 //!    check with the cost depending on the answer (0.2 s when interesting, 0.02 s when not: a
 //!    crash late in a compiler's pipeline), `--jobs` 1, 2 and 4: what the bets on success
-//!    gain.
+//!    gain. Then a case where most candidates win: the same 0.1 s sleep and a check that four
+//!    names of a 33 KB csmith program from the shared c-ice suite are still in the candidate
+//!    (the first candidates of a large reduction mostly succeed), `--jobs` 1, 2, 4 and 8: what
+//!    chaining wins gains where durations tell nothing.
 //! 2. Real oracles on this machine's cores: the 13 JRTS cases with their own oracles (node),
 //!    `--jobs` 1 and 2, case by case (each case's `--jobs 1`, `--jobs 2` and bare runs one
 //!    after the other, so the machine's load drifts little between them).
@@ -58,6 +61,20 @@ if grep -oE '[A-Za-z0-9_]+|[^[:space:]A-Za-z0-9_]' "$1" |
 then sleep 0.2; exit 0
 else sleep 0.02; exit 1
 fi
+"#;
+
+/// The c-ice case of the scenario where most candidates win, and the four names its oracle
+/// keeps (two functions and two globals of this input).
+const MOST_WIN_CASE: &str = "suites/c-ice/h8300-s500041-O1";
+const MOST_WIN_NAMES: [&str; 4] = ["func_2", "func_12", "g_21", "g_378"];
+
+/// The oracle where most candidates win: 0.1 s of `sleep`, then every name of `names` (one
+/// per line, next to the script) occurs as a word in the candidate.
+const MOST_WIN_ORACLE: &str = r#"#!/bin/sh
+sleep 0.1
+while read -r name; do
+  grep -qw -- "$name" "$1" || exit 1
+done < "$(dirname "$0")/names"
 "#;
 
 /// Runs of each JRTS oracle on its input in the bare loops, one and two at a time (the spawn
@@ -113,6 +130,22 @@ pub(super) fn speculation(treedd: Option<PathBuf>, publish: bool) -> Result<()> 
     };
     let sleep_rows = rows_of(&sleep_case("sleep", SLEEP_ORACLE)?, &[1, 2, 4, 8])?;
     let slow_win_rows = rows_of(&sleep_case("slow-win", SLOW_WIN_ORACLE)?, &[1, 2, 4])?;
+    let most_win_dir = work.path().join("most-win");
+    fs::create_dir_all(&most_win_dir)?;
+    fs::write(most_win_dir.join("names"), MOST_WIN_NAMES.join("\n") + "\n")?;
+    let most_win_oracle = most_win_dir.join("oracle.sh");
+    fs::write(&most_win_oracle, MOST_WIN_ORACLE)?;
+    make_executable(&most_win_oracle)?;
+    let most_win_input = shared.join(MOST_WIN_CASE).join("input.c");
+    let most_win_bytes = fs::metadata(&most_win_input)?.len();
+    let most_win_rows = rows_of(
+        &Case {
+            name: "c-ice-most-win".to_string(),
+            input: most_win_input,
+            oracle: most_win_oracle,
+        },
+        &[1, 2, 4, 8],
+    )?;
 
     // 2. JRTS with its real oracles.
     let jrts = discover(&shared.join("suites/jrts"))?;
@@ -145,6 +178,15 @@ pub(super) fn speculation(treedd: Option<PathBuf>, publish: bool) -> Result<()> 
     md += &table(
         "Interesting runs slower: 0.2 s when the tokens are found, 0.02 s when not, same input",
         &slow_win_rows,
+        floor,
+    );
+    md += &table(
+        &format!(
+            "Most candidates win: sleep oracle (0.1 s + four names kept) on c-ice {} ({} bytes)",
+            MOST_WIN_CASE.rsplit('/').next().unwrap_or(MOST_WIN_CASE),
+            thousands(most_win_bytes)
+        ),
+        &most_win_rows,
         floor,
     );
     md += &table(
@@ -364,6 +406,19 @@ fn reduce_each(treedd: &Path, work: &Path, cases: &[Case], jobs: usize) -> Resul
     Ok(rows)
 }
 
+/// `n` with a comma between groups of three digits.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// The tokens the sleep oracle's grep cuts a C file into (words and single punctuation).
 fn tokens(src: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -447,6 +502,13 @@ mod tests {
         ] {
             assert!(table.lines().any(|l| l == line), "{line} in\n{table}");
         }
+    }
+
+    #[test]
+    fn thousands_are_grouped() {
+        assert_eq!(super::thousands(7), "7");
+        assert_eq!(super::thousands(32660), "32,660");
+        assert_eq!(super::thousands(1234567), "1,234,567");
     }
 
     #[test]

@@ -22,6 +22,13 @@ pub(crate) trait Ahead: Sync {
     /// `result`, and what the caller tests then is worth announcing (the announcements made
     /// before ddmin started assumed that nothing would change).
     fn rest(&self, result: &[usize]);
+
+    /// Wins are chained (`Judge::chains_wins`): test a round's candidates in order on one
+    /// worker, each assumed interesting once its run starts, instead of betting that the
+    /// earlier ones fail.
+    fn chains_wins(&self) -> bool {
+        false
+    }
 }
 
 impl Run<'_> {

@@ -530,8 +530,12 @@ impl Run<'_> {
             .ahead
             .and_then(|ahead| ahead.win_after())
             .map(|after| crate::engine::driver::Watch { after, slow: &slow });
+        let jobs = match self.ahead {
+            Some(ahead) if ahead.chains_wins() => 1,
+            _ => self.opts.jobs,
+        };
         let (first, outcomes) = crate::engine::driver::first_true_watched(
-            self.opts.jobs,
+            jobs,
             candidates.len(),
             &stop,
             &|i| {

@@ -366,8 +366,12 @@ pub(super) fn minimize(
         let watch = ahead
             .and_then(|a| a.win_after())
             .map(|after| crate::engine::driver::Watch { after, slow: &slow });
+        let jobs = match ahead {
+            Some(ahead) if ahead.chains_wins() => 1,
+            _ => opts.jobs,
+        };
         let (first, outcomes) = crate::engine::driver::first_true_watched(
-            opts.jobs,
+            jobs,
             configs.len(),
             &stopped,
             &|i| {

@@ -58,13 +58,17 @@ pub(crate) fn first_interesting(
 }
 
 /// [`first_true`] for a judge: stops when the judge is cancelled and counts the lost bets
-/// (answers obtained past the winner) as discarded.
+/// (answers obtained past the winner) as discarded. While the judge chains wins
+/// ([`Judge::chains_wins`]), the indices are tested in order on the caller's thread: each
+/// test is assumed interesting once its run starts, and bets on the failures of the earlier
+/// indices would be lost.
 pub(crate) fn first_passing(
     judge: &Judge,
     jobs: usize,
     n: usize,
     test: &(dyn Fn(usize) -> Option<bool> + Sync),
 ) -> Option<usize> {
+    let jobs = if judge.chains_wins() { 1 } else { jobs };
     let (first, outcomes) = first_true(jobs, n, &|| judge.is_cancelled(), test);
     let lost = outcomes
         .iter()
@@ -215,8 +219,13 @@ pub(crate) fn first_true_watched(
             }
         });
     }
-    let found = found.get();
     let outcomes = std::mem::take(&mut lock(progress).outcomes);
+    if let Some(la) = found.lookahead() {
+        // What one job would have seen: the answers up to the first interesting index.
+        let path = outcomes.get(..=found.get()).unwrap_or(&outcomes);
+        la.note_answers(path.iter().flatten().copied());
+    }
+    let found = found.get();
     ((found != usize::MAX).then_some(found), outcomes)
 }
 

@@ -565,6 +565,15 @@ impl Judge {
         self.lookahead().and_then(|la| la.win_after())
     }
 
+    /// The lookahead chains wins (`lookahead`'s *Chains of wins*): a sequence of candidates
+    /// is tested in order on the caller's thread, each assumed interesting once its run
+    /// starts. False outside [`Judge::with_lookahead`], and on a thread that tests a bet of
+    /// the driver (its tests are not the algorithm's own).
+    pub(crate) fn chains_wins(&self) -> bool {
+        super::lookahead::bet::current_bet().is_none()
+            && self.lookahead().is_some_and(|la| la.chains_wins())
+    }
+
     fn improved(&self, candidate: &[u8]) {
         if candidate.len() >= self.best_len.load(Ordering::SeqCst) {
             return;

@@ -37,8 +37,15 @@
 //! algorithm tests next if a given pending candidate is interesting; once that candidate's
 //! run has lasted that long, idle workers test the branch. If the candidate fails after all,
 //! the branch is dropped and its runs are killed. Where durations do not tell answers apart
-//! (a sleep oracle), there is no such time and neither bets on success nor assumptions are
-//! made.
+//! (a sleep oracle), there is no such time: neither bets on success nor assumptions are made
+//! by duration (but see *Chains of wins*).
+//!
+//! **Chains of wins** (`streak`). Where durations do not tell answers apart, the recent
+//! answers may: while most of them were "interesting", the algorithm's own tests are assumed
+//! interesting as soon as their runs start, so up to `jobs` successive wins are under way at
+//! once, each a step further along the path the algorithm takes if all of them win. The
+//! speculative driver then tests in order (`Judge::chains_wins`): its bets would be on
+//! failures. A failed assumption is replayed as above, so the result is still that of one job.
 //!
 //! **Preemption.** When a branch falls due and every permit is taken, the workers are mostly
 //! on bets that the branch's condition *fails* (the later candidates of the same round), which
@@ -54,11 +61,13 @@ use std::time::{Duration, Instant};
 
 use super::cache::Key;
 use durations::Durations;
-use runs::{branch_candidate, end_branch, make_room, preempt};
+use runs::{branch_candidate, drop_after, end_branch, make_room, preempt, release};
+use streak::Streak;
 use treedd_proc::RunToken;
 
 mod durations;
 mod runs;
+mod streak;
 
 #[derive(Clone, Debug)]
 enum Slot {
@@ -83,6 +92,8 @@ struct State {
     /// Bets on success: (condition, what is tested next if the condition is interesting).
     branches: Vec<(Key, VecDeque<Vec<u8>>)>,
     durations: Durations,
+    /// The recent answers the algorithm used (see *Chains of wins*).
+    streak: Streak,
     /// Runs asked for by tests (see [`Lookahead::request`]): before `queue`, and the
     /// algorithm's own (`true`, not a bet of the driver) before everything.
     requests: VecDeque<(Key, Vec<u8>, bool)>,
@@ -103,6 +114,11 @@ struct State {
     stopped: bool,
     /// Assumed runs still under way, by unit.
     outstanding: BTreeMap<u64, usize>,
+    /// The runs of the algorithm's own tests (not the driver's bets) assumed interesting and
+    /// still under way, in the order the assumptions were made: the order of the path the
+    /// algorithm took. When one fails, those after it were tested on a path the algorithm
+    /// does not take (see [`drop_after`]).
+    path: Vec<Key>,
     /// The earliest unit with an assumption that failed, since [`Lookahead::take_failed`].
     failed: Option<u64>,
     /// The current unit and treedd's CPU seconds when the oldest checkpoint a misprediction
@@ -185,6 +201,7 @@ impl Lookahead {
                 queue: VecDeque::new(),
                 branches: Vec::new(),
                 durations: Durations::default(),
+                streak: Streak::default(),
                 requests: VecDeque::new(),
                 slots: HashMap::new(),
                 wanted: HashMap::new(),
@@ -195,6 +212,7 @@ impl Lookahead {
                 held,
                 stopped: false,
                 outstanding: BTreeMap::new(),
+                path: Vec::new(),
                 failed: None,
                 unit: None,
                 assumptions: 0,
@@ -336,7 +354,7 @@ impl Lookahead {
             if s.stopped {
                 break Answer::None;
             }
-            let sure_after = assume_after(&s);
+            let sure_after = assume_after(&s, main);
             // Asked only when the run is due (a system call).
             let due_at_start = sure_after.is_some_and(|(after, _)| {
                 matches!(s.slots.get(&key), Some(Slot::Running { since, .. }) if since.elapsed() >= after)
@@ -352,7 +370,11 @@ impl Lookahead {
                     used: used @ false,
                 }) => {
                     *used = true;
-                    break Answer::Known(*interesting);
+                    let interesting = *interesting;
+                    if main {
+                        s.streak.add(interesting);
+                    }
+                    break Answer::Known(interesting);
                 }
                 // An answer someone else used: run again (repeats of the algorithm's own
                 // tests are the cache's business, and `--no-cache` means no cache).
@@ -382,6 +404,9 @@ impl Lookahead {
                             *assumed = Some(unit);
                             *s.outstanding.entry(unit).or_default() += 1;
                             s.assumptions += 1;
+                            if main {
+                                s.path.push(key);
+                            }
                             break Answer::Assumed;
                         } else if !due_at_start {
                             // Due since `cheap` was worked out: look again at once.
@@ -480,10 +505,15 @@ impl Lookahead {
         };
         let mispredicted = assumed.is_some() && interesting != Some(true);
         if let Some(unit) = assumed {
-            if let Some(n) = s.outstanding.get_mut(&unit) {
-                *n -= 1;
-                if *n == 0 {
-                    s.outstanding.remove(&unit);
+            release(&mut s, unit);
+            if let Some(interesting) = interesting {
+                s.streak.add(interesting);
+            }
+            let on_path = s.path.iter().position(|k| *k == key);
+            if let Some(at) = on_path {
+                s.path.remove(at);
+                if mispredicted {
+                    drop_after(&mut s, at);
                 }
             }
             if mispredicted {
@@ -554,6 +584,22 @@ impl Lookahead {
     /// The earliest unit with an assumed run still under way.
     pub fn oldest_outstanding(&self) -> Option<u64> {
         lock(&self.state).outstanding.keys().next().copied()
+    }
+
+    /// A speculating driver's call ended: `answers` are those of its indices up to the first
+    /// interesting one (the answers one job would have seen, in order), for *Chains of wins*.
+    pub fn note_answers(&self, answers: impl Iterator<Item = bool>) {
+        let mut s = lock(&self.state);
+        for interesting in answers {
+            s.streak.add(interesting);
+        }
+    }
+
+    /// The algorithm's own tests are assumed interesting as soon as their runs start (see
+    /// *Chains of wins*): a sequence of candidates is best tested in order, one at a time,
+    /// not with bets on the failure of the earlier ones.
+    pub fn chains_wins(&self) -> bool {
+        chains_wins(&lock(&self.state))
     }
 
     /// How many runs were assumed interesting before they answered.
@@ -657,10 +703,21 @@ fn take_failed(s: &mut State, stop: &AtomicBool) -> Option<u64> {
 
 /// How long a run must have lasted before the algorithm may go on as if it were interesting
 /// (see *Assumptions*), and the unit it is in: inside a unit, once durations tell the answers
-/// apart with [`durations::ASSUME_SHARE`].
-fn assume_after(s: &State) -> Option<(Duration, u64)> {
+/// apart with [`durations::ASSUME_SHARE`]; where they do not, at once for the algorithm's
+/// own tests (`main`) while most recent answers were wins (see *Chains of wins*).
+fn assume_after(s: &State, main: bool) -> Option<(Duration, u64)> {
     let (unit, _) = s.unit?;
+    if main && s.streak.predicts_win() {
+        return Some((Duration::ZERO, unit));
+    }
     Some((s.durations.assume_after()?.mul_f64(s.assume_scale), unit))
+}
+
+/// Wins are chained (see *Chains of wins*): durations do not tell answers apart, most
+/// recent answers were wins, and an assumption may be made (inside a unit whose replay is
+/// cheap).
+fn chains_wins(s: &State) -> bool {
+    s.unit.is_some() && s.streak.predicts_win() && replay_is_cheap(s)
 }
 
 /// The assumption time is scaled by `State::assume_scale`: times [`SCALE_UP`] after a

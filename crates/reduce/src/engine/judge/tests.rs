@@ -594,3 +594,50 @@ fn interesting_runs_made_outside_count_for_the_bets_on_success() {
         "{after:?}"
     );
 }
+
+#[test]
+fn wins_in_a_row_are_chained_where_durations_tell_nothing_and_the_steps_end_as_with_one_job() {
+    // Every run takes 40 ms whatever its answer (a sleep oracle): no assumption can be made
+    // from durations. Most answers are wins: after a few, the steps go on as soon as each
+    // run starts, so several runs of successive steps are under way at once, and "no1" and
+    // "no2", assumed too, are replayed. The steps must end with the answers one job sees.
+    use std::sync::atomic::AtomicUsize;
+    static RUNNING: AtomicUsize = AtomicUsize::new(0);
+    static MOST: AtomicUsize = AtomicUsize::new(0);
+    fn oracle(c: &[u8]) -> bool {
+        let now = RUNNING.fetch_add(1, Ordering::SeqCst) + 1;
+        MOST.fetch_max(now, Ordering::SeqCst);
+        std::thread::sleep(Duration::from_millis(40));
+        RUNNING.fetch_sub(1, Ordering::SeqCst);
+        c.starts_with(b"yes")
+    }
+    let names = [
+        "yes1", "yes2", "yes3", "yes4", "yes5", "yes6", "yes7", "no1", "yes8", "yes9", "yes10",
+        "yes11", "yes12", "no2", "yes13",
+    ];
+    let run = |jobs: usize| {
+        let (judge, _) = judge_with(oracle, JudgeOptions::default());
+        let out = judge.with_lookahead(jobs, || {
+            judge.steps(Vec::new(), |seen: &mut Vec<(String, bool)>| {
+                let name = names[seen.len()];
+                let answer = judge.test(name.as_bytes());
+                if judge.is_cancelled() {
+                    return true;
+                }
+                seen.push((name.to_string(), answer));
+                seen.len() == names.len()
+            })
+        });
+        (out, judge.stats())
+    };
+    let (one, _) = run(1);
+    assert_eq!(MOST.load(Ordering::SeqCst), 1);
+    let (three, stats) = run(3);
+    assert_eq!(three, one);
+    assert!(stats.assumed >= 4, "{stats:?}");
+    assert!(stats.replays >= 1, "{stats:?}");
+    assert!(
+        MOST.load(Ordering::SeqCst) >= 2,
+        "the runs of successive steps overlap"
+    );
+}

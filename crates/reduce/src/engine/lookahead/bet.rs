@@ -32,6 +32,11 @@ impl Found {
         }
     }
 
+    /// The lookahead the bets of this driver call waited on, if any (see [`Bet::wake_on`]).
+    pub fn lookahead(&self) -> Option<Arc<Lookahead>> {
+        self.wake.get().and_then(Weak::upgrade)
+    }
+
     /// The smallest interesting index so far (`usize::MAX`: none).
     pub fn get(&self) -> usize {
         self.index.load(Ordering::SeqCst)

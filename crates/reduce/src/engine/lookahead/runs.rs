@@ -1,6 +1,7 @@
 //! The runs that come and go in the lookahead: branches (bets on success, run once their
 //! condition is probably interesting, dropped with it) and the permits taken back from runs
-//! nobody waits for (a lost bet, an announced candidate, a bet on a due branch's failure).
+//! nobody waits for (a lost bet, an announced candidate, a bet on a due branch's failure, a
+//! run on a path a failed assumption opened).
 
 use std::time::{Duration, Instant};
 
@@ -114,6 +115,36 @@ pub(super) fn end_branch(s: &mut State, condition: &Key, interesting: bool) {
             if c == condition && !s.wanted.contains_key(key) {
                 token.abort();
             }
+        }
+    }
+}
+
+/// An assumed run of `unit` ended or was dropped.
+pub(super) fn release(s: &mut State, unit: u64) {
+    if let Some(n) = s.outstanding.get_mut(&unit) {
+        *n -= 1;
+        if *n == 0 {
+            s.outstanding.remove(&unit);
+        }
+    }
+}
+
+/// An assumption of the algorithm's own tests failed, and `s.path[at..]` are the runs it
+/// assumed after it: the algorithm went on to them only because of the failed assumption,
+/// and its replay takes another path. They are killed, so that their permits go to the
+/// replay's tests at once (a chain of wins holds every permit), and are no longer assumed
+/// (their end is not a misprediction).
+pub(super) fn drop_after(s: &mut State, at: usize) {
+    for key in s.path.split_off(at) {
+        let dropped = match s.slots.get_mut(&key) {
+            Some(Slot::Running { token, assumed, .. }) => {
+                token.abort();
+                assumed.take()
+            }
+            _ => None,
+        };
+        if let Some(unit) = dropped {
+            release(s, unit);
         }
     }
 }

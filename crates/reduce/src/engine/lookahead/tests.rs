@@ -628,3 +628,55 @@ fn a_run_is_under_way_from_its_start_to_its_answer() {
     la.finish(key, Some(false));
     assert!(!la.under_way(&key));
 }
+
+#[test]
+fn while_most_answers_are_wins_main_tests_are_assumed_at_once_and_a_failure_kills_the_path_after_it(
+) {
+    use super::streak::STREAK_WINDOW;
+    use super::{Answer, Lookahead};
+    use crate::Cache;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let stop = Arc::new(AtomicBool::new(false));
+    let la = Lookahead::with_stop(3, 0, Arc::clone(&stop));
+    // Durations that do not tell the answers apart (a sleep oracle).
+    super::lock(&la.state).durations = durations(&[50; 4], &[50; 4]);
+    la.set_unit(Some((1, treedd_proc::cpu_seconds())));
+    la.note_answers([true, false].into_iter().cycle().take(STREAK_WINDOW));
+    assert!(!la.chains_wins(), "half the answers were wins");
+    la.note_answers(std::iter::repeat_n(true, STREAK_WINDOW));
+    assert!(la.chains_wins());
+    let la = &la;
+    let request = |name: &'static [u8], main: bool| {
+        move || la.request(Cache::key(name), name, main, &|| false, &|_| {})
+    };
+    std::thread::scope(|scope| {
+        let a = scope.spawn(request(b"a", true));
+        let (a_key, _, _, a_token) = la.next(Cache::key).expect("a's run");
+        assert_eq!(a.join().unwrap(), Answer::Assumed, "assumed as it starts");
+        let b = scope.spawn(request(b"b", true));
+        let (b_key, _, _, b_token) = la.next(Cache::key).expect("b's run");
+        assert_eq!(b.join().unwrap(), Answer::Assumed);
+        // A bet of the driver is not the algorithm's own test: it waits for its answer.
+        let c = scope.spawn(request(b"c", false));
+        let (c_key, _, _, c_token) = la.next(Cache::key).expect("c's run");
+        std::thread::sleep(Duration::from_millis(30));
+        assert!(!c.is_finished(), "a bet is not assumed by the streak");
+        assert_eq!(la.assumptions(), 2);
+        // a fails: b was tested only because a was assumed to win. Its run is killed (the
+        // replay wants the permit) and its end is no misprediction.
+        assert!(la.finish(a_key, Some(false)), "a misprediction");
+        assert!(stop.load(Ordering::SeqCst), "the algorithm stops");
+        assert!(
+            b_token.is_aborted(),
+            "the run after the failed assumption is killed"
+        );
+        assert!(!c_token.is_aborted(), "a run some test waits for is not");
+        assert!(!a_token.is_aborted());
+        assert!(!la.finish(b_key, None));
+        la.finish(c_key, Some(false));
+        assert_eq!(c.join().unwrap(), Answer::Known(false));
+        assert_eq!(la.oldest_outstanding(), None);
+        assert_eq!(la.take_failed(), Some(1));
+    });
+}
