@@ -619,38 +619,6 @@ fn outputs_that_would_touch_the_input_or_other_data_are_refused() {
 }
 
 #[test]
-fn a_directory_refuses_ddmin_options_with_a_probabilistic_minimizer_as_a_file_does() {
-    let d = Dir::new();
-    d.script("ok.sh", "exit 0");
-    write_all(
-        &d.join("proj"),
-        &[("a.c", "int a;\n"), ("notes.txt", "x\n")],
-    );
-    check_error(
-        &d,
-        &["--list-minimizer", "wcdd", "--split-factor", "4", "proj"],
-        7,
-        &expect![[r#"
-        treedd: error: --split-factor is a ddmin option, but the list minimizer is wcdd
-    "#]],
-    );
-    for minimizer in ["probdd", "cdd", "wprobdd"] {
-        let args = [
-            "--test",
-            "ok.sh",
-            "--list-minimizer",
-            minimizer,
-            "--greeddy",
-            "proj",
-        ];
-        d.run(&args).expect_code(7).expect_stderr(&format!(
-            "treedd: error: --greeddy is a ddmin option, but the list minimizer is {minimizer}"
-        ));
-    }
-    assert_eq!(d.entries(), ["ok.sh", "proj", "tmp"]);
-}
-
-#[test]
 fn a_directory_the_oracle_rejects_gets_a_recipe_that_reproduces_it() {
     let d = Dir::new();
     write_all(

@@ -405,3 +405,29 @@ f=$1; grep -q "int a" "$f" && has 5 && has 8 && { has 2 || ! has 7; }"#,
         assert_eq!(elements, "58", "{name}: {out}");
     }
 }
+
+#[test]
+fn a_directory_refuses_ddmin_options_with_a_probabilistic_minimizer_as_a_file_does() {
+    let d = Dir::new();
+    d.script("ok.sh", "exit 0");
+    std::fs::create_dir(d.join("proj")).unwrap();
+    d.write("proj/a.c", "int a;\n");
+    d.write("proj/notes.txt", "x\n");
+    for (minimizer, option) in [
+        ("wcdd", "--split-factor"),
+        ("probdd", "--greeddy"),
+        ("cdd", "--greeddy"),
+        ("wprobdd", "--greeddy"),
+    ] {
+        let mut args = vec!["--test", "ok.sh", "--list-minimizer", minimizer, option];
+        if option == "--split-factor" {
+            args.push("4");
+        }
+        args.push("proj");
+        d.run(&args).expect_code(7).expect_stderr(&format!(
+            "treedd: error: {option} is a ddmin option, but the list minimizer is {minimizer}"
+        ));
+    }
+    // Refused before any run: nothing written beside the input.
+    assert_eq!(d.entries(), ["ok.sh", "proj", "tmp"]);
+}
