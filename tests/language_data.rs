@@ -26,6 +26,21 @@ fn reduce(d: &Dir, file: &str, extra: &[&str]) -> (String, serde_json::Value) {
     (out, d.stats("s.json"))
 }
 
+/// `oracle.sh` in `d`: a candidate (`$1`) is interesting when the shell command `compile`
+/// succeeds on it and it still holds `marker`; when `compile` fails, the line `first_error`
+/// (a shell filter of its output) picks goes to `rejected.log` (see [`rejections`]).
+fn compiler_oracle(d: &Dir, compile: &str, first_error: &str, marker: &str) {
+    d.script(
+        "oracle.sh",
+        &format!(
+            r#"out=$({compile} 2>&1)
+if [ $? -ne 0 ]; then echo "$out" | {first_error} >> '{log}'; exit 1; fi
+grep -q {marker} "$1""#,
+            log = d.join("rejected.log").display()
+        ),
+    );
+}
+
 /// Lines of the oracle's log of rejected candidates (`rejected.log` in `d`) that contain
 /// `what`.
 fn rejections(d: &Dir, what: &str) -> usize {
@@ -86,15 +101,11 @@ func Marker(x int) int {
 fn go_imports_and_locals_go_with_their_last_use() {
     let d = Dir::new();
     d.write("p.go", GO_IMPORTS);
-    let log = d.join("rejected.log");
-    d.script(
-        "oracle.sh",
-        &format!(
-            r#"out=$(go tool compile -p p -o "$TMPDIR/p.o" "$1" 2>&1)
-if [ $? -ne 0 ]; then echo "$out" | head -1 >> '{}'; exit 1; fi
-grep -q 42 "$1""#,
-            log.display()
-        ),
+    compiler_oracle(
+        &d,
+        r#"go tool compile -p p -o "$TMPDIR/p.o" "$1""#,
+        "head -1",
+        "42",
     );
     let (out, s) = reduce(&d, "p.go", &[]);
     // Every import went with the method that used it last; nothing else is left but the
@@ -222,15 +233,11 @@ pub fn kind(k: Kind) -> u32 {
 fn rust_items_keep_what_they_use_declared_after_them() {
     let d = Dir::new();
     d.write("m.rs", RUST_ITEMS);
-    let log = d.join("rejected.log");
-    d.script(
-        "oracle.sh",
-        &format!(
-            r#"out=$(rustc --edition 2021 --crate-type lib --emit=metadata -o "$TMPDIR/m.rmeta" "$1" 2>&1)
-if [ $? -ne 0 ]; then echo "$out" | grep -m1 '^error' >> '{}'; exit 1; fi
-grep -q 21 "$1""#,
-            log.display()
-        ),
+    compiler_oracle(
+        &d,
+        r#"rustc --edition 2021 --crate-type lib --emit=metadata -o "$TMPDIR/m.rmeta" "$1""#,
+        "grep -m1 '^error'",
+        "21",
     );
     let (out, _) = reduce(&d, "m.rs", &["--no-passes"]);
     assert!(!out.contains("Unused") && !out.contains("Kind"), "{out}");
@@ -284,16 +291,11 @@ enum Kind { ONE, TWO }
 fn java_classes_keep_what_they_use_declared_after_them() {
     let d = Dir::new();
     d.write("M.java", JAVA_CLASSES);
-    let log = d.join("rejected.log");
-    d.script(
-        "oracle.sh",
-        &format!(
-            r#"mkdir -p "$TMPDIR/j" && cp "$1" "$TMPDIR/j/M.java"
-out=$(javac -d "$TMPDIR/j" "$TMPDIR/j/M.java" 2>&1)
-if [ $? -ne 0 ]; then echo "$out" | grep -m1 'error:' >> '{}'; exit 1; fi
-grep -q 21 "$1""#,
-            log.display()
-        ),
+    compiler_oracle(
+        &d,
+        r#"mkdir -p "$TMPDIR/j" && cp "$1" "$TMPDIR/j/M.java" && javac -d "$TMPDIR/j" "$TMPDIR/j/M.java""#,
+        "grep -m1 'error:'",
+        "21",
     );
     // One job: every candidate the log sees is one the algorithm asked for.
     let (out, _) = reduce(&d, "M.java", &["--no-passes", "-j", "1"]);
@@ -348,15 +350,11 @@ export class Counter {
 fn typescript_items_keep_what_they_use_declared_after_them() {
     let d = Dir::new();
     d.write("m.ts", TS_ITEMS);
-    let log = d.join("rejected.log");
-    d.script(
-        "oracle.sh",
-        &format!(
-            r#"out=$(tsc --noEmit --strict --target es2020 "$1" 2>&1)
-if [ $? -ne 0 ]; then echo "$out" | grep -m1 'error TS' >> '{}'; exit 1; fi
-grep -q 21 "$1""#,
-            log.display()
-        ),
+    compiler_oracle(
+        &d,
+        r#"tsc --noEmit --strict --target es2020 "$1""#,
+        "grep -m1 'error TS'",
+        "21",
     );
     let (out, _) = reduce(&d, "m.ts", &["--no-passes", "-j", "1"]);
     assert!(!out.contains("Unused") && !out.contains("Counter"), "{out}");

@@ -39,6 +39,7 @@ use super::bare_runs::{bare_runs, BareRuns};
 use super::measure::now_utc;
 use super::run::{run_watched, stat_u64, Scratch};
 use super::suite::{discover, shared_dir, workspace_root, Case};
+use super::tables::thousands;
 use super::treedd_binary;
 
 /// The sleep oracle's check: the tokens of `trigger.tok` (one per line, next to the script)
@@ -406,19 +407,6 @@ fn reduce_each(treedd: &Path, work: &Path, cases: &[Case], jobs: usize) -> Resul
     Ok(rows)
 }
 
-/// `n` with a comma between groups of three digits.
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 /// The tokens the sleep oracle's grep cuts a C file into (words and single punctuation).
 fn tokens(src: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -502,13 +490,6 @@ mod tests {
         ] {
             assert!(table.lines().any(|l| l == line), "{line} in\n{table}");
         }
-    }
-
-    #[test]
-    fn thousands_are_grouped() {
-        assert_eq!(super::thousands(7), "7");
-        assert_eq!(super::thousands(32660), "32,660");
-        assert_eq!(super::thousands(1234567), "1,234,567");
     }
 
     #[test]

@@ -21,6 +21,24 @@ fn judge_with(f: Pred, opts: JudgeOptions) -> (Judge, Arc<FnOracle<Pred>>) {
     (Judge::new(Box::new(Arc::clone(&oracle)), opts), oracle)
 }
 
+/// `Judge::steps` over `names`, one test per step, at `jobs`: the (name, answer) pairs the
+/// steps end with, and the judge's counts.
+fn steps_over(names: &[&str], oracle: Pred, jobs: usize) -> (Vec<(String, bool)>, Stats) {
+    let (judge, _) = judge_with(oracle, JudgeOptions::default());
+    let out = judge.with_lookahead(jobs, || {
+        judge.steps(Vec::new(), |seen: &mut Vec<(String, bool)>| {
+            let name = names[seen.len()];
+            let answer = judge.test(name.as_bytes());
+            if judge.is_cancelled() {
+                return true;
+            }
+            seen.push((name.to_string(), answer));
+            seen.len() == names.len()
+        })
+    });
+    (out, judge.stats())
+}
+
 #[test]
 fn filter_runs_before_the_oracle_and_is_counted() {
     let opts = JudgeOptions {
@@ -391,21 +409,7 @@ fn a_failed_assumption_is_replayed_and_every_step_sees_the_oracles_answers() {
     let names = [
         "yes1", "no1", "yes2", "no2", "yes3", "no3", "no4", "slowno", "yes4", "no5", "no1",
     ];
-    let run = |jobs: usize| {
-        let (judge, _) = judge_with(oracle, JudgeOptions::default());
-        let out = judge.with_lookahead(jobs, || {
-            judge.steps(Vec::new(), |seen: &mut Vec<(String, bool)>| {
-                let name = names[seen.len()];
-                let answer = judge.test(name.as_bytes());
-                if judge.is_cancelled() {
-                    return true;
-                }
-                seen.push((name.to_string(), answer));
-                seen.len() == names.len()
-            })
-        });
-        (out, judge.stats())
-    };
+    let run = |jobs: usize| steps_over(&names, oracle, jobs);
     let (one, one_stats) = run(1);
     let (two, stats) = run(2);
     assert_eq!(two, one);
@@ -615,21 +619,7 @@ fn wins_in_a_row_are_chained_where_durations_tell_nothing_and_the_steps_end_as_w
         "yes1", "yes2", "yes3", "yes4", "yes5", "yes6", "yes7", "no1", "yes8", "yes9", "yes10",
         "yes11", "yes12", "no2", "yes13",
     ];
-    let run = |jobs: usize| {
-        let (judge, _) = judge_with(oracle, JudgeOptions::default());
-        let out = judge.with_lookahead(jobs, || {
-            judge.steps(Vec::new(), |seen: &mut Vec<(String, bool)>| {
-                let name = names[seen.len()];
-                let answer = judge.test(name.as_bytes());
-                if judge.is_cancelled() {
-                    return true;
-                }
-                seen.push((name.to_string(), answer));
-                seen.len() == names.len()
-            })
-        });
-        (out, judge.stats())
-    };
+    let run = |jobs: usize| steps_over(&names, oracle, jobs);
     let (one, _) = run(1);
     assert_eq!(MOST.load(Ordering::SeqCst), 1);
     let (three, stats) = run(3);
