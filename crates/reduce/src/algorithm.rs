@@ -501,8 +501,8 @@ struct RoundState {
     closure: bool,
     /// The tree the first round starts from (the later ones build theirs from the text).
     tree: Option<RTree>,
-    /// The early strips are still to run, before the first tree phase
-    /// (`Passes::early_strip`).
+    /// The early strips and bodies are still to run, before the first tree phase
+    /// (`Passes::early_strip`, `Passes::early_bodies`).
     early: bool,
     /// What the oracle is known to do with calls ([`Reduced::calls_refer`]).
     calls_refer: Option<bool>,
@@ -539,26 +539,35 @@ fn rounds(
         current: first.unparse(),
         closure: config.closure && config.fixpoint,
         tree: Some(first),
-        early: config.passes.contains(&Pass::Strip),
+        early: config.passes.contains(&Pass::Strip) || config.passes.contains(&Pass::Bodies),
         calls_refer: *calls,
     };
     let facts = passes::FactsCache::default();
     let end = judge.steps(start, |st| {
         if st.early {
-            // What the grammar does not parse goes before the first tree is reduced; the
-            // round's `strip` pass does the same, so the fixed point is unchanged.
+            // What the grammar does not parse, and the bodies of functions, go before the
+            // first tree is reduced; the round's `strip` and `bodies` passes do the same, so
+            // the fixed point is unchanged.
             st.early = false;
             let mut p = Passes::new(lang, judge, &config.ddmin, st.current.clone(), &facts);
-            let runs = judge.stats().oracle_runs;
-            let size = passes::chars(&st.current);
-            let accepted = p.early_strip();
-            judge.record(PassRecord {
-                round: st.round + 1,
-                pass: "strip (early)".to_string(),
-                oracle_runs: judge.stats().oracle_runs - runs,
-                accepted,
-                chars_removed: size as i64 - passes::chars(&p.current) as i64,
-            });
+            for pass in [Pass::Strip, Pass::Bodies] {
+                if !config.passes.contains(&pass) || judge.is_cancelled() {
+                    continue;
+                }
+                let runs = judge.stats().oracle_runs;
+                let size = passes::chars(&p.current);
+                let accepted = match pass {
+                    Pass::Strip => p.early_strip(),
+                    _ => p.early_bodies(),
+                };
+                judge.record(PassRecord {
+                    round: st.round + 1,
+                    pass: format!("{pass} (early)"),
+                    oracle_runs: judge.stats().oracle_runs - runs,
+                    accepted,
+                    chars_removed: size as i64 - passes::chars(&p.current) as i64,
+                });
+            }
             if p.current != st.current {
                 st.tree = None;
                 st.current = p.current;
