@@ -175,7 +175,7 @@ impl TreeConfig {
     /// runs instead of after a walk over every small declaration in syntactic order.
     ///
     /// The transformation passes are chosen on the real gcc crashes of the c-ice suite first
-    /// (docs/bench/runs/2026-11-23-presets.md): `balanced` and `smallest` run all nine,
+    /// (docs/bench/runs/2026-11-23-presets.md): `balanced` and `smallest` run all of them,
     /// `fastest` none. On the six real gcc crashes `subtrees` and `tokens` shrink the default's
     /// output on five (82 -> 64, 51 -> 40, 83 -> 77, 59 -> 57, 77 -> 76 characters) for 1.03x
     /// to 1.13x the oracle runs (1.46x on the JRTS proxies, 1.23x on the fixtures). The figures

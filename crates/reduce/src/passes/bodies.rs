@@ -8,15 +8,15 @@
 //! their callers gone first. A declaration the compiler rejects when nothing uses it (Go's
 //! imports) goes with the last bodies that use it ([`treedd_tree::Tied`]).
 //!
-//! The outermost bodies are also tried before the first tree phase
-//! ([`Passes::early_bodies`]), so the first tree is already without them.
+//! The outermost bodies are also tried before the first tree phase, coarsely
+//! ([`Passes::early_bodies`]), so the first tree is already without most of them.
 
 use std::ops::Range;
 
-use treedd_tree::Facts;
+use treedd_tree::{Facts, Lang};
 
 use super::splice::{within, Splice, Tie};
-use super::Passes;
+use super::{Pass, Passes};
 
 impl Passes<'_> {
     /// ddmin over the bodies of each level in turn, outermost first.
@@ -35,16 +35,45 @@ impl Passes<'_> {
         }
     }
 
-    /// The outermost bodies' ddmin, before the first tree phase. Returns the number of
-    /// accepted candidates.
+    /// The outermost bodies before the first tree phase, coarsely: all of them emptied,
+    /// then each half, quarter, eighth and sixteenth of them (in source order), the first
+    /// interesting candidate of the sequence accepted as it goes. At most 31 oracle runs
+    /// however many bodies must stay (a ddmin over thousands of bodies of which most are
+    /// needed would cost thousands); the round's `bodies` pass, after the first tree phase
+    /// has removed most of the text, finds the rest. Returns the number of accepted
+    /// candidates.
     pub fn early_bodies(&mut self) -> u64 {
         self.accepted = 0;
-        let Some(facts) = self.facts() else { return 0 };
-        let (units, ties) = level(&facts, 0);
         self.judge.phase("bodies (early)");
-        self.keep_minimal_tied(&units, &ties);
+        self.sequence(Pass::Bodies, early);
         self.accepted
     }
+}
+
+/// The finest split of the early sequence: sixteenths.
+const EARLY_PARTS: usize = 16;
+
+/// The early sequence (see [`Passes::early_bodies`]): the outermost bodies emptied in parts
+/// of halving size, each with the declarations that go with its bodies alone.
+pub(super) fn early(_: &[u8], _: Lang, facts: &Facts) -> Vec<Vec<Splice>> {
+    let (units, ties) = level(facts, 0);
+    let mut out = Vec::new();
+    let mut parts = 1;
+    while parts <= EARLY_PARTS.min(units.len()) {
+        for k in 0..parts {
+            let part = k * units.len() / parts..(k + 1) * units.len() / parts;
+            let mut splices: Vec<Splice> = units[part.clone()].iter().flatten().cloned().collect();
+            splices.extend(
+                ties.iter()
+                    .filter(|t| t.units.iter().all(|u| part.contains(u)))
+                    .map(|t| t.splice.clone()),
+            );
+            splices.sort_by_key(|s| (s.range.start, s.range.end));
+            out.push(splices);
+        }
+        parts *= 2;
+    }
+    out
 }
 
 /// The units of one level's ddmin (each body at `depth`, the number of bodies around it,
