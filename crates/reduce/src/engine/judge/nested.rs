@@ -152,6 +152,7 @@ impl Judge {
                 cache: self.cache.is_some(),
                 filter,
                 observer: Some(Arc::new(relay)),
+                cancel: self.token.clone(),
             },
         );
         lock(&part.outside_interesting).extend(lock(&self.outside_interesting).iter().copied());
@@ -160,10 +161,7 @@ impl Judge {
         // The part's phase until it names one.
         part.phase("");
         // After the part is registered: a cancel from now on reaches it (`Judge::cancel`).
-        if self
-            .user_cancelled
-            .load(std::sync::atomic::Ordering::SeqCst)
-        {
+        if self.cancel_requested() {
             part.cancel();
         }
         part
