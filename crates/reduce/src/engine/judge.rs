@@ -50,8 +50,8 @@ pub struct Judge {
     cache: Option<Cache>,
     filter: Option<Filter>,
     observer: Option<Arc<dyn Observer>>,
-    /// Stop flag of the algorithms: set by [`Judge::cancel`], and by a misprediction until
-    /// the unit is replayed (see [`Judge::steps`]).
+    /// Stop flag of the algorithms: set by [`Judge::cancel`] and [`JudgeOptions::cancel`], and
+    /// by a misprediction until the unit is replayed (see [`Judge::steps`]).
     cancelled: Arc<AtomicBool>,
     /// [`Judge::cancel`] was called (final).
     user_cancelled: AtomicBool,

@@ -8,8 +8,9 @@
 //! is counted, cached and offered as an improvement (the output) once, here; the part's own
 //! judge adds what only it knows (its cache hits, syntax filter, bets) when it ends
 //! ([`Judge::end_nested`]). While a part is under way, [`Judge::stats`] includes it and
-//! [`Judge::cancel`] reaches it, and the part's phases and records go to this judge's
-//! observer labelled with the part (`src/a.c: rename`), so the CLI sees one judge throughout.
+//! [`Judge::cancel`] reaches it (so does the whole's `CancelToken`: the part is built with
+//! it), and the part's phases and records go to this judge's observer labelled with the part
+//! (`src/a.c: rename`), so the CLI sees one judge throughout.
 
 use std::sync::Arc;
 
