@@ -548,6 +548,10 @@ fn rounds(
             // What the grammar does not parse goes before the first tree is reduced; the
             // round's `strip` pass does the same, so the fixed point is unchanged.
             st.early = false;
+            // The strips make the facts of the text: its tree goes first (it is built again
+            // from the text, the same if the strips change nothing), or a large text's tree
+            // and facts would take memory at once.
+            st.tree = None;
             let mut p = Passes::new(lang, judge, &config.ddmin, st.current.clone(), &facts);
             let runs = judge.stats().oracle_runs;
             let size = passes::chars(&st.current);
@@ -560,7 +564,6 @@ fn rounds(
                 chars_removed: size as i64 - passes::chars(&p.current) as i64,
             });
             if p.current != st.current {
-                st.tree = None;
                 st.current = p.current;
             }
             return judge.is_cancelled();
@@ -571,10 +574,13 @@ fn rounds(
             facts.keep_only(&st.current);
             let mut t = match st.tree.take() {
                 Some(t) => t,
-                None => match RTree::build(lang, &st.current) {
-                    Ok(t) => t,
-                    Err(_) => return true,
-                },
+                None => {
+                    facts.forget();
+                    match RTree::build(lang, &st.current) {
+                        Ok(t) => t,
+                        Err(_) => return true,
+                    }
+                }
             };
             let runs = judge.stats().oracle_runs;
             let size = passes::chars(&st.current);
