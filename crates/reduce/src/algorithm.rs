@@ -499,7 +499,8 @@ struct RoundState {
     current: Vec<u8>,
     /// This round runs with the reference closure.
     closure: bool,
-    /// The tree the first round starts from (the later ones build theirs from the text).
+    /// The tree the first round starts from, while it is the caller's (the early strips
+    /// drop it; the later rounds build theirs from the text).
     tree: Option<RTree>,
     /// The early strips are still to run, before the first tree phase
     /// (`Passes::early_strip`).
