@@ -499,7 +499,8 @@ struct RoundState {
     current: Vec<u8>,
     /// This round runs with the reference closure.
     closure: bool,
-    /// The tree the first round starts from (the later ones build theirs from the text).
+    /// The tree the first round starts from, while it is the caller's (the early strips
+    /// drop it; the later rounds build theirs from the text).
     tree: Option<RTree>,
     /// The early strips are still to run, before the first tree phase
     /// (`Passes::early_strip`).
@@ -548,6 +549,10 @@ fn rounds(
             // What the grammar does not parse goes before the first tree is reduced; the
             // round's `strip` pass does the same, so the fixed point is unchanged.
             st.early = false;
+            // The strips make the facts of the text: its tree goes first (it is built again
+            // from the text, the same if the strips change nothing), or a large text's tree
+            // and facts would take memory at once.
+            st.tree = None;
             let mut p = Passes::new(lang, judge, &config.ddmin, st.current.clone(), &facts);
             let runs = judge.stats().oracle_runs;
             let size = passes::chars(&st.current);
@@ -560,7 +565,6 @@ fn rounds(
                 chars_removed: size as i64 - passes::chars(&p.current) as i64,
             });
             if p.current != st.current {
-                st.tree = None;
                 st.current = p.current;
             }
             return judge.is_cancelled();
@@ -571,10 +575,13 @@ fn rounds(
             facts.keep_only(&st.current);
             let mut t = match st.tree.take() {
                 Some(t) => t,
-                None => match RTree::build(lang, &st.current) {
-                    Ok(t) => t,
-                    Err(_) => return true,
-                },
+                None => {
+                    facts.forget();
+                    match RTree::build(lang, &st.current) {
+                        Ok(t) => t,
+                        Err(_) => return true,
+                    }
+                }
             };
             let runs = judge.stats().oracle_runs;
             let size = passes::chars(&st.current);
