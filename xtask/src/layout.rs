@@ -1,5 +1,6 @@
 //! Checks of the code's layout, run by `cargo test`: no import circle between the modules
-//! of any crate, no hand-written `.rs` file over [`MAX_LINES`] lines.
+//! of any crate, no hand-written `.rs` file over [`MAX_LINES`] lines, and ARCHITECTURE.md's
+//! API boundary and paths true of the repository.
 //!
 //! The import graph is read from the sources, not from the compiler: every `crate::`,
 //! `super::` and `self::` path (in `use` declarations and in code) is resolved to the
@@ -437,6 +438,85 @@ pub fn documented_api(architecture: &str) -> BTreeMap<String, Vec<String>> {
     out
 }
 
+/// The paths ARCHITECTURE.md names in backquotes outside its code blocks: words without a
+/// space, a leading dot or `$` that end in `/` or in a source file's extension, or start with
+/// `crates/` (a directory). `<name>` and `*` stand for any part of one name.
+pub fn documented_paths(doc: &str) -> Vec<String> {
+    const EXTENSIONS: [&str; 6] = [".rs", ".md", ".toml", ".tsv", ".txt", ".sh"];
+    let mut out = Vec::new();
+    let mut fenced = false;
+    for line in doc.lines() {
+        if line.starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced {
+            continue;
+        }
+        for word in line.split('`').skip(1).step_by(2) {
+            // `.rs` alone is a kind of file, `$TMPDIR/x/` outside the repository.
+            if word.starts_with(['.', '$']) || word.contains(char::is_whitespace) {
+                continue;
+            }
+            if word.ends_with('/') || EXTENSIONS.iter().any(|e| word.ends_with(e)) {
+                out.push(word.to_string());
+            } else if word.starts_with("crates/") {
+                out.push(format!("{word}/"));
+            }
+        }
+    }
+    out
+}
+
+/// `path` (relative, `/`-separated, a directory ending in `/`) ends with the names of
+/// `pattern` (see [`documented_paths`]), and is a directory if `pattern` is.
+pub fn path_matches(pattern: &str, path: &str) -> bool {
+    if pattern.ends_with('/') != path.ends_with('/') {
+        return false;
+    }
+    let names: Vec<&str> = pattern.trim_end_matches('/').split('/').collect();
+    let parts: Vec<&str> = path.trim_end_matches('/').split('/').collect();
+    parts.len() >= names.len()
+        && names
+            .iter()
+            .zip(&parts[parts.len() - names.len()..])
+            .all(|(n, p)| glob(n.as_bytes(), p.as_bytes()))
+}
+
+/// `name` matches `pattern`, in which `*` and `<...>` match any run of bytes.
+fn glob(pattern: &[u8], name: &[u8]) -> bool {
+    match pattern.split_first() {
+        None => name.is_empty(),
+        Some((b'*', rest)) => (0..=name.len()).any(|i| glob(rest, &name[i..])),
+        Some((b'<', _)) => match pattern.iter().position(|&b| b == b'>') {
+            Some(end) => (1..=name.len()).any(|i| glob(&pattern[end + 1..], &name[i..])),
+            None => name.first() == Some(&b'<') && glob(&pattern[1..], &name[1..]),
+        },
+        Some((c, rest)) => name.first() == Some(c) && glob(rest, &name[1..]),
+    }
+}
+
+/// Every file and directory below `dir` except build output and hidden ones, relative to
+/// `root`, `/`-separated, directories ending in `/`.
+pub fn repository_paths(root: &Path, dir: &Path, out: &mut Vec<String>) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for path in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if name == "target" || name.starts_with('.') {
+            continue;
+        }
+        let rel = path.strip_prefix(root).unwrap_or(&path).to_string_lossy();
+        if path.is_dir() {
+            out.push(format!("{rel}/"));
+            repository_paths(root, &path, out);
+        } else {
+            out.push(rel.into_owned());
+        }
+    }
+}
+
 /// Every `.rs` file below `dir` except build output.
 pub fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = fs::read_dir(dir) else {
@@ -550,6 +630,41 @@ mod tests {
             "ARCHITECTURE.md's API boundary (left) differs from the crates' root `pub` items \
              (right): export only what the boundary names, or update it"
         );
+    }
+
+    /// Every path ARCHITECTURE.md names exists: the map stays true when files move.
+    #[test]
+    fn every_path_the_architecture_names_exists() {
+        let root = root();
+        let doc = fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
+        let mut paths = Vec::new();
+        repository_paths(&root, &root, &mut paths);
+        let missing: Vec<String> = documented_paths(&doc)
+            .into_iter()
+            .filter(|d| !paths.iter().any(|p| path_matches(d, p)))
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "ARCHITECTURE.md names paths that do not exist: {missing:?}"
+        );
+    }
+
+    #[test]
+    fn documented_paths_are_read_and_matched() {
+        let doc = "`a.rs` (`Judge::test`, `--grammar DIR`, `.rs`, `$TMPDIR/t/`)\n```\n`in/block.rs`\n```\n`crates/x` `d/` `lang/<name>.rs` `s/*.sh`";
+        assert_eq!(
+            documented_paths(doc),
+            ["a.rs", "crates/x/", "d/", "lang/<name>.rs", "s/*.sh"]
+        );
+        assert!(path_matches("a.rs", "crates/x/src/a.rs"));
+        assert!(!path_matches("a.rs", "crates/x/src/ba.rs"));
+        assert!(path_matches("lang/<name>.rs", "src/lang/c.rs"));
+        assert!(!path_matches("lang/<name>.rs", "src/lang/.rs"));
+        assert!(!path_matches("lang/<name>.rs", "src/lang/c/d.rs"));
+        assert!(path_matches("s/*.sh", "x/s/run.sh"));
+        assert!(path_matches("d/", "x/d/"));
+        assert!(!path_matches("d/", "x/d"));
+        assert!(!path_matches("crates/x/", "crates/y/"));
     }
 
     #[test]

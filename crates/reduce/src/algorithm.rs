@@ -499,7 +499,8 @@ struct RoundState {
     current: Vec<u8>,
     /// This round runs with the reference closure.
     closure: bool,
-    /// The tree the first round starts from (the later ones build theirs from the text).
+    /// The tree the first round starts from, while it is the caller's (the early strips
+    /// drop it; the later rounds build theirs from the text).
     tree: Option<RTree>,
     /// The early strips and bodies are still to run, before the first tree phase
     /// (`Passes::early_strip`, `Passes::early_bodies`).
@@ -549,6 +550,10 @@ fn rounds(
             // first tree is reduced; the round's `strip` and `bodies` passes do the same, so
             // the fixed point is unchanged.
             st.early = false;
+            // The strips make the facts of the text: its tree goes first (it is built again
+            // from the text, the same if the strips change nothing), or a large text's tree
+            // and facts would take memory at once.
+            st.tree = None;
             let mut p = Passes::new(lang, judge, &config.ddmin, st.current.clone(), &facts);
             for pass in [Pass::Strip, Pass::Bodies] {
                 if !config.passes.contains(&pass) || judge.is_cancelled() {
@@ -569,7 +574,6 @@ fn rounds(
                 });
             }
             if p.current != st.current {
-                st.tree = None;
                 st.current = p.current;
             }
             return judge.is_cancelled();
@@ -580,10 +584,13 @@ fn rounds(
             facts.keep_only(&st.current);
             let mut t = match st.tree.take() {
                 Some(t) => t,
-                None => match RTree::build(lang, &st.current) {
-                    Ok(t) => t,
-                    Err(_) => return true,
-                },
+                None => {
+                    facts.forget();
+                    match RTree::build(lang, &st.current) {
+                        Ok(t) => t,
+                        Err(_) => return true,
+                    }
+                }
             };
             let runs = judge.stats().oracle_runs;
             let size = passes::chars(&st.current);

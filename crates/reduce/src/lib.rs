@@ -22,7 +22,8 @@ pub use algorithm::{
 };
 pub use ddmin::{ComplementOrder, DdminOptions, Minimizer};
 pub use engine::{
-    Cache, Confirm, Filter, Judge, JudgeOptions, MissingWorkers, Observer, PassRecord, Stats,
+    Cache, CancelToken, Confirm, Filter, Judge, JudgeOptions, MissingWorkers, Observer, PassRecord,
+    Stats,
 };
 pub use files::{reduce_files, FilesConfig};
 pub use passes::Pass;

@@ -160,7 +160,11 @@ impl Lang {
                 (i.lang, &i.tree, &i.islands[..], range)
             }));
         }
-        if !islands.is_empty() {
+        let island_count = islands.len();
+        drop(islands);
+        drop(tree);
+        parse::release_freed_memory(src.len());
+        if island_count > 0 {
             // In source order, as the passes expect: an island's facts where its holder was.
             let by_start = |r: &Range<usize>| (r.start, r.end);
             facts.tokens.sort_by_key(by_start);

@@ -69,6 +69,31 @@ fn with_parser(
     })
 }
 
+/// Texts from this many bytes on give the pages of their freed parses back
+/// ([`release_freed_memory`]).
+const RELEASE_BYTES: usize = 1 << 20;
+
+/// Give the pages of freed memory back to the system after the parse, tree or facts of a
+/// text of `len` bytes went (only for large texts: [`RELEASE_BYTES`]). A parse is millions of
+/// small blocks; glibc keeps the pages of freed ones, scattered among live blocks, and the
+/// large arrays made next (a reduction tree's, the facts') take new pages beside them, so the
+/// resident set would hold the last text's parse and the next text's at once.
+pub(crate) fn release_freed_memory(len: usize) {
+    if len < RELEASE_BYTES {
+        return;
+    }
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        extern "C" {
+            fn malloc_trim(pad: usize) -> std::ffi::c_int;
+        }
+        // SAFETY: glibc's `malloc_trim` takes no pointer; it only returns free pages.
+        unsafe {
+            malloc_trim(0);
+        }
+    }
+}
+
 /// ERROR and MISSING nodes of a parse, counted with an iterative cursor walk that only
 /// enters subtrees containing errors.
 pub(crate) fn error_nodes(tree: &tree_sitter::Tree) -> usize {

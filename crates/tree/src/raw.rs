@@ -59,19 +59,22 @@ impl Raw {
     /// The raw nodes of `tree`, a parse of `src` in `langs[0]`, with its `islands` in the
     /// places of the nodes that hold them (their languages in `langs`).
     pub fn new(langs: &[Langed], tree: &tree_sitter::Tree, islands: &[Island], src: &[u8]) -> Raw {
+        // The visible nodes of the text's tree (the islands' come on top): the arrays are
+        // made at their size at once, not grown by copies that would double their memory.
+        let n = tree.root_node().descendant_count();
         let mut raw = Raw {
-            kind: Vec::new(),
-            lang: Vec::new(),
-            named: Vec::new(),
-            extra: Vec::new(),
-            optional: Vec::new(),
-            fixed: Vec::new(),
-            pre: Vec::new(),
-            start: Vec::new(),
-            end: Vec::new(),
+            kind: Vec::with_capacity(n),
+            lang: Vec::with_capacity(n),
+            named: Vec::with_capacity(n),
+            extra: Vec::with_capacity(n),
+            optional: Vec::with_capacity(n),
+            fixed: Vec::with_capacity(n),
+            pre: Vec::with_capacity(n),
+            start: Vec::with_capacity(n),
+            end: Vec::with_capacity(n),
             kids_start: Vec::new(),
             kids_len: Vec::new(),
-            token: Vec::new(),
+            token: Vec::with_capacity(n),
             kids: Vec::new(),
             trailer: 0,
             height: 0,
@@ -79,8 +82,8 @@ impl Raw {
         let mut w = Walk {
             langs,
             src,
-            parents: Vec::new(),
-            classes: Vec::new(),
+            parents: Vec::with_capacity(n),
+            classes: Vec::with_capacity(n),
             prev_end: 0,
         };
         raw.walk(&mut w, 0, tree, islands, None);

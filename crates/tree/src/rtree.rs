@@ -177,6 +177,8 @@ impl RTree {
         if src.len() >= u32::MAX as usize {
             return Err(Error::TooLarge(src.len()));
         }
+        // What was freed before (the last text's tree and facts) goes first.
+        parse::release_freed_memory(src.len());
         let ts_tree = parse::parse(lang, src)?;
         let islands = crate::inject::islands(lang, &ts_tree, src);
         let mut langs: Vec<Langed> = vec![(lang, data)];
@@ -221,6 +223,7 @@ impl RTree {
         };
         tree.build_from(&raw);
         drop(raw);
+        parse::release_freed_memory(src.len());
         tree.spans = tree.source_spans();
         tree.name_identifiers(&callees, &sites);
         Ok((tree, parse))

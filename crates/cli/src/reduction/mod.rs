@@ -6,9 +6,11 @@
 //! the `--stats` report and the summary line in `summary.rs`, what differs for a directory
 //! input in `files.rs`.
 //!
-//! **Cancellation.** The signal thread calls `CommandOracle::cancel` (kills every running
-//! group) and `Judge::cancel` (raises the stop flag that ddmin and every tree loop read): runs
-//! return `Cancelled`, the algorithms unwind, and the CLI exits 130 leaving the best file in
+//! **Cancellation.** The reduction's `CancelToken` exists from the start; the judge is built
+//! with it, after the checks of the original or of a resumed output. The signal thread raises
+//! the token (the stop flag that ddmin and every tree loop read, and the checks' interrupt)
+//! and calls `CommandOracle::cancel` (kills every running group): runs return `Cancelled`,
+//! the checks and the algorithms unwind, and the CLI exits 130 leaving the best file in
 //! place (and the state file, for `--resume`). SIGKILL skips all of this: the watchdog then
 //! kills the oracles and removes the scratch directory (`treedd_proc`'s reaper).
 
@@ -21,12 +23,12 @@ mod summary;
 use std::fs;
 use std::io;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
 use treedd_proc::{CommandOracle, Oracle};
-use treedd_reduce::{Confirm, DdminOptions, Filter, Judge, JudgeOptions, Reduced};
+use treedd_reduce::{CancelToken, Confirm, DdminOptions, Filter, Judge, JudgeOptions, Reduced};
 use treedd_tree::{Parse, RTree, SyntaxFilter};
 
 use self::observer::Reports;
@@ -53,19 +55,12 @@ struct Reduction {
     /// `--confirm` (a pass-through without it); counts its own extra runs.
     confirm: Arc<Confirm<Arc<CommandOracle>>>,
     progress: Progress,
-    interrupt: Arc<Interrupt>,
+    /// Raised by the signal handler; stops the checks, and the judge built with it.
+    interrupt: CancelToken,
     /// Oracle runs done outside the Judge (original check, --verify).
     extra_runs: Arc<AtomicU64>,
     /// Size at every improvement, for `--stats`.
     trace: Arc<Trace>,
-}
-
-/// What the signal handler stops: the oracle's runs from the start, and the judge from the
-/// moment it exists (the checks of the original and of a resumed output run before it).
-#[derive(Default)]
-struct Interrupt {
-    flag: AtomicBool,
-    judge: OnceLock<Arc<Judge>>,
 }
 
 /// What the reduction starts from, and what [`Reduction::stats_report`] says of it.
@@ -97,14 +92,14 @@ impl Reduction {
             oracle,
             confirm,
             progress,
-            interrupt: Arc::default(),
+            interrupt: CancelToken::new(),
             extra_runs: Arc::default(),
             trace: Arc::new(Trace::new()),
         }
     }
 
     fn interrupted(&self) -> bool {
-        self.interrupt.flag.load(Ordering::SeqCst)
+        self.interrupt.is_cancelled()
     }
 
     fn run(self) -> anyhow::Result<u8> {
@@ -193,12 +188,9 @@ impl Reduction {
                 cache: self.plan.cache,
                 filter,
                 observer: Some(Arc::clone(&reports) as Arc<dyn treedd_reduce::Observer>),
+                cancel: Some(self.interrupt.clone()),
             },
         ));
-        let _ = self.interrupt.judge.set(Arc::clone(&judge));
-        if self.interrupted() {
-            judge.cancel();
-        }
 
         if alongside {
             // The check's run holds one of the --jobs permits, and the timeout derived from it
@@ -433,15 +425,13 @@ impl Reduction {
         let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])
             .context("cannot install the signal handler")?;
         let oracle = Arc::clone(&self.oracle);
-        let interrupt = Arc::clone(&self.interrupt);
+        let interrupt = self.interrupt.clone();
         let count = AtomicUsize::new(0);
         std::thread::spawn(move || {
             for _ in signals.forever() {
-                interrupt.flag.store(true, Ordering::SeqCst);
+                // The token first: a check whose run the cancel cuts short sees it raised.
+                interrupt.cancel();
                 oracle.cancel();
-                if let Some(judge) = interrupt.judge.get() {
-                    judge.cancel();
-                }
                 if count.fetch_add(1, Ordering::SeqCst) > 0 {
                     // The output file is only ever replaced atomically: leaving now is safe.
                     eprintln!("treedd: interrupted twice; exiting now");

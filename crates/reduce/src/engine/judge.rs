@@ -14,6 +14,7 @@ use super::lookahead::{Answer, Lookahead};
 use treedd_proc::{Oracle, Outcome, RunToken};
 
 use super::cache::Cache;
+use super::cancel::CancelToken;
 use super::observer::Observer;
 use super::stats::{PassRecord, Stats};
 
@@ -28,6 +29,9 @@ pub struct JudgeOptions {
     /// Where the judge reports improvements, phases and records (the CLI writes the current
     /// best result to disk there).
     pub observer: Option<Arc<dyn Observer>>,
+    /// Cancels the judge as [`Judge::cancel`] does, except the oracle, which whoever raises
+    /// the token cancels itself; the token may be raised before the judge is built.
+    pub cancel: Option<CancelToken>,
 }
 
 impl Default for JudgeOptions {
@@ -36,6 +40,7 @@ impl Default for JudgeOptions {
             cache: true,
             filter: None,
             observer: None,
+            cancel: None,
         }
     }
 }
@@ -45,11 +50,13 @@ pub struct Judge {
     cache: Option<Cache>,
     filter: Option<Filter>,
     observer: Option<Arc<dyn Observer>>,
-    /// Stop flag of the algorithms: set by [`Judge::cancel`], and by a misprediction until
-    /// the unit is replayed (see [`Judge::steps`]).
+    /// Stop flag of the algorithms: set by [`Judge::cancel`] and [`JudgeOptions::cancel`], and
+    /// by a misprediction until the unit is replayed (see [`Judge::steps`]).
     cancelled: Arc<AtomicBool>,
     /// [`Judge::cancel`] was called (final).
     user_cancelled: AtomicBool,
+    /// [`JudgeOptions::cancel`] (linked to `cancelled`).
+    token: Option<CancelToken>,
     /// The oracle's answers while a unit runs, and whether the unit is being replayed.
     memo: Mutex<Option<HashMap<super::cache::Key, bool>>>,
     replaying: AtomicBool,
@@ -148,13 +155,18 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 
 impl Judge {
     pub fn new(oracle: Box<dyn Oracle>, opts: JudgeOptions) -> Judge {
+        let cancelled = Arc::new(AtomicBool::new(false));
+        if let Some(token) = &opts.cancel {
+            token.link(&cancelled);
+        }
         Judge {
             oracle,
             cache: opts.cache.then(Cache::new),
             filter: opts.filter,
             observer: opts.observer,
-            cancelled: Arc::new(AtomicBool::new(false)),
+            cancelled,
             user_cancelled: AtomicBool::new(false),
+            token: opts.cancel,
             memo: Mutex::new(None),
             replaying: AtomicBool::new(false),
             units: AtomicU64::new(0),
@@ -491,7 +503,7 @@ impl Judge {
             la.set_unit(Some((unit, saved[0].cpu)));
             let done = step(&mut state);
             let failed = if done { la.settle() } else { la.take_failed() };
-            if self.user_cancelled.load(Ordering::SeqCst) {
+            if self.cancel_requested() {
                 self.cancelled.store(true, Ordering::SeqCst);
                 // Back to a state no assumption under way (or failed) stands behind.
                 let back = match (failed, la.oldest_outstanding()) {
@@ -603,6 +615,13 @@ impl Judge {
 
     pub fn is_cancelled(&self) -> bool {
         self.cancelled.load(Ordering::SeqCst)
+    }
+
+    /// [`Judge::cancel`] was called or the token raised: final, unlike `is_cancelled`, which
+    /// a failed assumption raises for a while too.
+    fn cancel_requested(&self) -> bool {
+        self.user_cancelled.load(Ordering::SeqCst)
+            || self.token.as_ref().is_some_and(CancelToken::is_cancelled)
     }
 
     /// The cancel flag, for `DdminOptions::stop` (so ddmin stops as soon as `cancel` is called).

@@ -10,6 +10,7 @@
 //! process control (`treedd_proc`) below.
 
 pub(crate) mod cache;
+mod cancel;
 mod confirm;
 pub(crate) mod driver;
 mod judge;
@@ -18,6 +19,7 @@ pub(crate) mod observer;
 mod stats;
 
 pub use cache::Cache;
+pub use cancel::CancelToken;
 pub use confirm::Confirm;
 pub(crate) use judge::OnImprovement;
 pub use judge::{Filter, FnOracle, Judge, JudgeOptions, MissingWorkers};

@@ -54,6 +54,13 @@ impl FactsCache {
         }
     }
 
+    /// Forget what is kept: a tree of the current text is about to be built, and a large
+    /// text's facts and sequences take as much memory as its tree. The tree phase mostly
+    /// changes the text, and the passes make the facts of a text they see again.
+    pub(crate) fn forget(&self) {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    }
+
     /// The candidates the sequence pass `pass` makes of `text` with `make` (one maker per
     /// pass), made once per text; `None` if the text does not parse.
     pub(super) fn sequence(

@@ -8,8 +8,9 @@
 //! is counted, cached and offered as an improvement (the output) once, here; the part's own
 //! judge adds what only it knows (its cache hits, syntax filter, bets) when it ends
 //! ([`Judge::end_nested`]). While a part is under way, [`Judge::stats`] includes it and
-//! [`Judge::cancel`] reaches it, and the part's phases and records go to this judge's
-//! observer labelled with the part (`src/a.c: rename`), so the CLI sees one judge throughout.
+//! [`Judge::cancel`] reaches it (so does the whole's `CancelToken`: the part is built with
+//! it), and the part's phases and records go to this judge's observer labelled with the part
+//! (`src/a.c: rename`), so the CLI sees one judge throughout.
 
 use std::sync::Arc;
 
@@ -152,6 +153,7 @@ impl Judge {
                 cache: self.cache.is_some(),
                 filter,
                 observer: Some(Arc::new(relay)),
+                cancel: self.token.clone(),
             },
         );
         lock(&part.outside_interesting).extend(lock(&self.outside_interesting).iter().copied());
@@ -160,10 +162,7 @@ impl Judge {
         // The part's phase until it names one.
         part.phase("");
         // After the part is registered: a cancel from now on reaches it (`Judge::cancel`).
-        if self
-            .user_cancelled
-            .load(std::sync::atomic::Ordering::SeqCst)
-        {
+        if self.cancel_requested() {
             part.cancel();
         }
         part

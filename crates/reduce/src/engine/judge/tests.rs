@@ -228,6 +228,56 @@ fn cancel_stops_ddmin_without_further_oracle_runs() {
 }
 
 #[test]
+fn a_cancel_token_stops_the_judge_and_its_parts_without_reaching_the_judge() {
+    // Raised from inside the 10th run, as a signal thread would, knowing only the token.
+    let token = CancelToken::new();
+    let raise = token.clone();
+    let runs = Arc::new(AtomicU64::new(0));
+    let counter = Arc::clone(&runs);
+    let oracle = FnOracle::new(move |c: &[u8]| {
+        if counter.fetch_add(1, Ordering::SeqCst) == 9 {
+            raise.cancel();
+        }
+        c.first() == Some(&0) && c.last() == Some(&255)
+    });
+    let opts = JudgeOptions {
+        cancel: Some(token.clone()),
+        ..Default::default()
+    };
+    let judge = Arc::new(Judge::new(Box::new(oracle), opts));
+    let part = judge.nested("a", 1, Box::new(|c: &[u8]| c.to_vec()), None, None);
+    let units: Vec<u8> = (0..=255).cycle().take(5000).collect();
+    let opts = DdminOptions {
+        stop: Some(judge.stop_flag()),
+        jobs: 4,
+        ..Default::default()
+    };
+    let test = |c: &[u8]| judge.test(c);
+    ddmin(&units, &test, &opts);
+    let runs = runs.load(Ordering::SeqCst);
+    assert!(
+        (10..=13).contains(&runs),
+        "oracle ran after the token: {runs}"
+    );
+    assert!(judge.is_cancelled() && part.is_cancelled());
+    judge.end_nested(&part);
+
+    // A judge built once the token is raised starts cancelled, as its parts do.
+    let (late, oracle) = judge_with(
+        |_| true,
+        JudgeOptions {
+            cancel: Some(token),
+            ..Default::default()
+        },
+    );
+    assert!(late.is_cancelled() && !late.test(b"x"));
+    assert_eq!(oracle.runs(), 0);
+    let late = Arc::new(late);
+    let part = late.nested("a", 1, Box::new(|c: &[u8]| c.to_vec()), None, None);
+    assert!(part.is_cancelled());
+}
+
+#[test]
 fn cache_changes_no_result_only_the_oracle_runs() {
     let input: Vec<u8> = (0..120u32)
         .flat_map(|i| format!("{}\n", i % 17).into_bytes())
