@@ -550,8 +550,8 @@ fn rounds(
             // first tree is reduced; the round's `strip` and `bodies` passes do the same, so
             // the fixed point is unchanged.
             st.early = false;
-            // The strips make the facts of the text: its tree goes first (it is built again
-            // from the text, the same if the strips change nothing), or a large text's tree
+            // The early passes make the facts of the text: its tree goes first (it is built
+            // again from the text, the same if they change nothing), or a large text's tree
             // and facts would take memory at once.
             st.tree = None;
             let mut p = Passes::new(lang, judge, &config.ddmin, st.current.clone(), &facts);
