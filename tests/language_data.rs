@@ -372,8 +372,8 @@ fn chars(text: &str) -> i64 {
 /// `file` (`src`) reduced with the `bodies` pass alone (`--passes bodies`): before the first
 /// tree phase, every function body of `emptied` becomes `text`, the language's body valid
 /// for any signature, and the compiler of the oracle accepts it; the marker's body stays.
-/// The early step does it in one accepted candidate of a few oracle runs and removes at
-/// least `extra` characters besides the bodies (declarations that go with them). Returns the
+/// The early step does it in a few oracle runs and removes at least `extra` characters
+/// besides the bodies (declarations that go with them). Returns the
 /// output.
 #[track_caller]
 fn bodies_go_first(
@@ -396,7 +396,7 @@ fn bodies_go_first(
         .find(|r| r["pass"] == "bodies (early)")
         .unwrap_or_else(|| panic!("no early bodies step: {s}"));
     let want: i64 = emptied.iter().map(|b| chars(b) - chars(text)).sum::<i64>() + extra;
-    assert_eq!(early["accepted"], 1, "{early}");
+    assert!(early["accepted"].as_u64().unwrap() >= 1, "{early}");
     assert!(
         early["chars_removed"].as_i64().unwrap() >= want,
         "{early}: fewer than {want} characters removed\n{out}"
