@@ -30,7 +30,7 @@ mod squeeze;
 
 pub use dump::dump;
 pub use error::Error;
-pub use facts::{Body, Definition, Facts, Ident, Inlinable, ListSite, Literal, Tied};
+pub use facts::{Definition, Facts, Ident, Inlinable, ListSite, Literal};
 pub use filter::SyntaxFilter;
 pub use glue::glue;
 pub use inject::count_errors;

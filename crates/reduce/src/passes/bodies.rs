@@ -6,7 +6,7 @@
 //! real input is code that the failure does not need inside functions that the rest of the
 //! input calls: their bodies go in a few oracle runs, where deleting the functions would need
 //! their callers gone first. A declaration the compiler rejects when nothing uses it (Go's
-//! imports) goes with the last bodies that use it ([`treedd_tree::Tied`]).
+//! imports) goes with the last bodies that use it (`Facts::tied`).
 //!
 //! The outermost bodies are also tried before the first tree phase, coarsely
 //! ([`Passes::early_bodies`]), so the first tree is already without most of them.
