@@ -363,3 +363,159 @@ fn typescript_items_keep_what_they_use_declared_after_them() {
     let missing = rejections(&d, "Cannot find name");
     assert!(missing <= 8, "{missing} candidates missed a name:\n{out}");
 }
+
+/// Non-whitespace characters of `text`.
+fn chars(text: &str) -> i64 {
+    text.chars().filter(|c| !c.is_whitespace()).count() as i64
+}
+
+/// `file` (`src`) reduced with the `bodies` pass alone (`--passes bodies`): before the first
+/// tree phase, every function body of `emptied` becomes `text`, the language's body valid
+/// for any signature, and the compiler of the oracle accepts it; the marker's body stays.
+/// The early step does it in a few oracle runs and removes at least `extra` characters
+/// besides the bodies (declarations that go with them). Returns the
+/// output.
+#[track_caller]
+fn bodies_go_first(
+    d: &Dir,
+    file: &str,
+    src: &str,
+    emptied: &[&str],
+    text: &str,
+    extra: i64,
+) -> String {
+    for body in emptied {
+        assert!(src.contains(body), "{body}");
+    }
+    d.write(file, src);
+    let (out, s) = reduce(d, file, &["--passes", "bodies", "-j", "1"]);
+    let early = s["rounds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["pass"] == "bodies (early)")
+        .unwrap_or_else(|| panic!("no early bodies step: {s}"));
+    let want: i64 = emptied.iter().map(|b| chars(b) - chars(text)).sum::<i64>() + extra;
+    assert!(early["accepted"].as_u64().unwrap() >= 1, "{early}");
+    assert!(
+        early["chars_removed"].as_i64().unwrap() >= want,
+        "{early}: fewer than {want} characters removed\n{out}"
+    );
+    assert!(early["oracle_runs"].as_u64().unwrap() <= 8, "{early}");
+    out
+}
+
+#[test]
+fn rust_bodies_become_an_endless_loop_of_any_return_type() {
+    let new = r#"{
+        Config { name: name.to_string(), level: 3 }
+    }"#;
+    let name = r#"{
+        if self.level > 2 { &self.name } else { "none" }
+    }"#;
+    let parse = r#"{
+    s.split(',').map(|p| p.trim().parse().ok()).collect()
+}"#;
+    let src = format!(
+        "pub struct Config {{\n    name: String,\n    level: u8,\n}}\n\nimpl Config {{\n    \
+         pub fn new(name: &str) -> Self {new}\n\n    pub fn name(&self) -> &str {name}\n}}\n\n\
+         pub fn parse(s: &str) -> Option<Vec<u32>> {parse}\n\n\
+         pub fn marker() -> u32 {{\n    let v = [1u32, 2];\n    v.len() as u32 * 21\n}}\n"
+    );
+    let d = Dir::new();
+    compiler_oracle(
+        &d,
+        r#"rustc --edition 2021 --crate-type lib --emit=metadata -o "$TMPDIR/m.rmeta" "$1""#,
+        "grep -m1 '^error'",
+        "21",
+    );
+    bodies_go_first(&d, "m.rs", &src, &[new, name, parse], "{loop{}}", 0);
+}
+
+#[test]
+fn go_bodies_panic_and_take_the_imports_only_they_used() {
+    let count = "{\n\treturn utf8.RuneCountInString(s) + len(s)\n}";
+    let join = "{\n\treturn strings.Join(a, \",\") + \"!\"\n}";
+    let imports = "import (\n\t\"strings\"\n\t\"unicode/utf8\"\n)";
+    let src = format!(
+        "package p\n\n{imports}\n\nfunc Count(s string) int {count}\n\n\
+         func Join(a []string) string {join}\n\nfunc Marker(x int) int {{\n\treturn x * 42\n}}\n"
+    );
+    let d = Dir::new();
+    compiler_oracle(
+        &d,
+        r#"go tool compile -p p -o "$TMPDIR/p.o" "$1""#,
+        "head -1",
+        "42",
+    );
+    // Both imports go, each with the body that used it: `import ()` is left for the tree.
+    let tied = chars(imports) - chars("import ()");
+    let out = bodies_go_first(&d, "p.go", &src, &[count, join], "{panic(0)}", tied);
+    assert!(!out.contains("import"), "{out}");
+    assert_eq!(rejections(&d, "imported and not used"), 0, "{out}");
+}
+
+#[test]
+fn java_bodies_throw_in_methods_and_constructors() {
+    let ctor = r#"{
+        if (base < 0) {
+            throw new IllegalArgumentException("negative");
+        }
+        this.base = base;
+    }"#;
+    let describe = r#"{
+        StringBuilder sb = new StringBuilder();
+        sb.append(base).append('!');
+        return sb.toString();
+    }"#;
+    let src = format!(
+        "public class M {{\n    private final int base;\n\n    M(int base) {ctor}\n\n    \
+         String describe() {describe}\n\n    static int marker() {{\n        int x = 1;\n        \
+         return x * 21;\n    }}\n}}\n"
+    );
+    let d = Dir::new();
+    compiler_oracle(
+        &d,
+        r#"mkdir -p "$TMPDIR/j" && cp "$1" "$TMPDIR/j/M.java" && javac -d "$TMPDIR/j" "$TMPDIR/j/M.java""#,
+        "grep -m1 'error:'",
+        "21",
+    );
+    bodies_go_first(&d, "M.java", &src, &[ctor, describe], "{throw null;}", 0);
+}
+
+#[test]
+fn typescript_bodies_throw_in_functions_methods_and_arrows() {
+    let bump = "{\n        this.n += 1;\n        return this.n;\n    }";
+    let parse = "{\n    return s.split(\",\").map((p) => Number(p.trim()));\n}";
+    let src = format!(
+        "export class Counter {{\n    private n = 0;\n    bump(): number {bump}\n}}\n\n\
+         export function parse(s: string): number[] {parse}\n\n\
+         const twice = (x: number): number => x * 2 + 0;\n\n\
+         export function marker(): number {{\n    return twice(1) * 21;\n}}\n"
+    );
+    let d = Dir::new();
+    compiler_oracle(
+        &d,
+        r#"tsc --noEmit --strict --target es2020 "$1""#,
+        "grep -m1 'error TS'",
+        "21",
+    );
+    // The arrow's expression body becomes a block too.
+    let arrow = "x * 2 + 0";
+    bodies_go_first(&d, "m.ts", &src, &[bump, parse, arrow], "{throw 0}", 0);
+}
+
+#[test]
+fn python_bodies_become_one_expression() {
+    let load = "with open(path) as f:\n        return json.load(f)";
+    let init = "self.items = {}\n        self.count = 0";
+    let put = "self.items[k] = v\n        return len(self.items)";
+    let src = format!(
+        "import json\n\n\ndef load(path):\n    {load}\n\n\nclass Store:\n    \
+         def __init__(self):\n        {init}\n\n    def put(self, k, v):\n        {put}\n\n\n\
+         def main():\n    print(1 / 0)\n\n\nif __name__ == \"__main__\":\n    main()\n"
+    );
+    let d = Dir::new();
+    d.script("oracle.sh", PY_ORACLE);
+    bodies_go_first(&d, "m.py", &src, &[load, init, put], "0", 0);
+}

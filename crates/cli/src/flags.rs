@@ -165,7 +165,8 @@ pub struct Args {
     pub no_format: bool,
 
     /// Transformation passes run after the tree algorithm in every round, comma-separated:
-    /// literals, inline, inline-calls, rewrite, replace-ids, rename, params, subtrees, tokens
+    /// bodies, strip, literals, inline, inline-calls, rewrite, replace-ids, rename, params,
+    /// subtrees, tokens (bodies and strip also run once before the first tree phase)
     /// [default: from --preset]
     #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse_pass,
           help_heading = "REDUCTION", conflicts_with = "no_passes")]

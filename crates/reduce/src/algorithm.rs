@@ -175,7 +175,7 @@ impl TreeConfig {
     /// runs instead of after a walk over every small declaration in syntactic order.
     ///
     /// The transformation passes are chosen on the real gcc crashes of the c-ice suite first
-    /// (docs/bench/runs/2026-11-23-presets.md): `balanced` and `smallest` run all nine,
+    /// (docs/bench/runs/2026-11-23-presets.md): `balanced` and `smallest` run all of them,
     /// `fastest` none. On the six real gcc crashes `subtrees` and `tokens` shrink the default's
     /// output on five (82 -> 64, 51 -> 40, 83 -> 77, 59 -> 57, 77 -> 76 characters) for 1.03x
     /// to 1.13x the oracle runs (1.46x on the JRTS proxies, 1.23x on the fixtures). The figures
@@ -502,8 +502,8 @@ struct RoundState {
     /// The tree the first round starts from, while it is the caller's (the early strips
     /// drop it; the later rounds build theirs from the text).
     tree: Option<RTree>,
-    /// The early strips are still to run, before the first tree phase
-    /// (`Passes::early_strip`).
+    /// The early strips and bodies are still to run, before the first tree phase
+    /// (`Passes::early_strip`, `Passes::early_bodies`).
     early: bool,
     /// What the oracle is known to do with calls ([`Reduced::calls_refer`]).
     calls_refer: Option<bool>,
@@ -540,30 +540,39 @@ fn rounds(
         current: first.unparse(),
         closure: config.closure && config.fixpoint,
         tree: Some(first),
-        early: config.passes.contains(&Pass::Strip),
+        early: config.passes.contains(&Pass::Strip) || config.passes.contains(&Pass::Bodies),
         calls_refer: *calls,
     };
     let facts = passes::FactsCache::default();
     let end = judge.steps(start, |st| {
         if st.early {
-            // What the grammar does not parse goes before the first tree is reduced; the
-            // round's `strip` pass does the same, so the fixed point is unchanged.
+            // What the grammar does not parse, and the bodies of functions, go before the
+            // first tree is reduced; the round's `strip` and `bodies` passes do the same, so
+            // the fixed point is unchanged.
             st.early = false;
-            // The strips make the facts of the text: its tree goes first (it is built again
-            // from the text, the same if the strips change nothing), or a large text's tree
+            // The early passes make the facts of the text: its tree goes first (it is built
+            // again from the text, the same if they change nothing), or a large text's tree
             // and facts would take memory at once.
             st.tree = None;
             let mut p = Passes::new(lang, judge, &config.ddmin, st.current.clone(), &facts);
-            let runs = judge.stats().oracle_runs;
-            let size = passes::chars(&st.current);
-            let accepted = p.early_strip();
-            judge.record(PassRecord {
-                round: st.round + 1,
-                pass: "strip (early)".to_string(),
-                oracle_runs: judge.stats().oracle_runs - runs,
-                accepted,
-                chars_removed: size as i64 - passes::chars(&p.current) as i64,
-            });
+            for pass in [Pass::Strip, Pass::Bodies] {
+                if !config.passes.contains(&pass) || judge.is_cancelled() {
+                    continue;
+                }
+                let runs = judge.stats().oracle_runs;
+                let size = passes::chars(&p.current);
+                let accepted = match pass {
+                    Pass::Strip => p.early_strip(),
+                    _ => p.early_bodies(),
+                };
+                judge.record(PassRecord {
+                    round: st.round + 1,
+                    pass: format!("{pass} (early)"),
+                    oracle_runs: judge.stats().oracle_runs - runs,
+                    accepted,
+                    chars_removed: size as i64 - passes::chars(&p.current) as i64,
+                });
+            }
             if p.current != st.current {
                 st.current = p.current;
             }

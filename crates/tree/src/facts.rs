@@ -14,6 +14,7 @@ use std::ops::Range;
 use crate::pass_data::{Bindings, ListSpec, PassData, Piece, UnwrapSpec};
 use crate::{indent, inject, parse, Error, Lang};
 
+mod bodies;
 mod decls;
 mod drops;
 mod merge;
@@ -21,6 +22,7 @@ mod strip;
 mod templates;
 mod unnest;
 
+pub use bodies::{Body, Tied};
 pub(crate) use decls::{declaration_sites, DeclSite};
 
 /// An identifier occurrence.
@@ -124,6 +126,10 @@ pub struct Facts {
     pub group_extras: Vec<Vec<Vec<u8>>>,
     /// Per `[[strips]]` entry, in order: its occurrences (see [`Strip`]).
     pub strips: Vec<Strip>,
+    /// Bodies that may be emptied (`[[bodies]]`), in source order, nested ones included.
+    pub bodies: Vec<Body>,
+    /// Declarations that must be used, for the bodies that hold their uses (see [`Tied`]).
+    pub tied: Vec<Tied>,
 }
 
 /// The occurrences of a `[[strips]]` token, each with its brackets (`__attribute__ ((x))`),
@@ -169,6 +175,7 @@ impl Lang {
             facts.definitions.sort_by_key(|d| by_start(&d.range));
             facts.inlinable.sort_by_key(|i| by_start(&i.owner));
             facts.rewrites.sort_by_key(|r| by_start(&r.0));
+            facts.bodies.sort_by_key(|b| by_start(&b.range));
         }
         Ok(facts)
     }
@@ -266,6 +273,7 @@ fn add_facts(
                     }
                 }
             }
+            bodies::visit(node, pd, src, &mut facts.bodies);
             if let Some(spec) = pd.unwraps.iter().find(|s| s.kind == kind) {
                 facts.unwraps.extend(unwrap(node, spec, src));
             }
@@ -338,6 +346,10 @@ fn add_facts(
     facts.unnests.extend(unnests.unnests());
     let templates = templates.candidates(pd, &facts.idents[first_ident..], src);
     facts.templates.extend(templates);
+    if !pd.bodies.is_empty() && pd.declarations.iter().any(|d| d.must_use) {
+        let tied = bodies::tied(pd, tree, &facts.idents[first_ident..], src);
+        facts.tied.extend(tied);
+    }
     Ok(())
 }
 

@@ -56,6 +56,19 @@ struct PassSpec {
     pub unnests: Vec<UnnestSpec>,
     #[serde(default)]
     pub templates: Option<TemplateSpec>,
+    #[serde(default)]
+    pub bodies: Vec<BodySpec>,
+}
+
+/// `[[bodies]]`: the body of a node of `kind` (its child in `field`) may become `text`, a body
+/// that is valid wherever the node is (the `bodies` pass: Rust's `{loop{}}` has every return
+/// type, Java's `{throw null;}` too).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct BodySpec {
+    pub kind: String,
+    pub field: String,
+    pub text: String,
 }
 
 /// `[templates]`: template declarations (a node of `kind` with its parameter list in field
@@ -378,6 +391,8 @@ pub(crate) struct PassData {
     pub unnests: Vec<UnnestSpec>,
     /// Template declarations and their uses (`[templates]`).
     pub templates: Option<TemplateSpec>,
+    /// Bodies that may be emptied (`[[bodies]]`).
+    pub bodies: Vec<BodySpec>,
 }
 
 impl PassData {
@@ -552,6 +567,11 @@ impl PassData {
             }
         }
         data.templates = spec.templates;
+        for b in &spec.bodies {
+            named_kind(&b.kind)?;
+            field(&b.field)?;
+        }
+        data.bodies = spec.bodies;
         for (k, text) in spec.constants {
             named_kind(&k)?;
             data.constants.push((k, text.into_bytes()));

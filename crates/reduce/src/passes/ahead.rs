@@ -6,10 +6,10 @@
 
 use treedd_tree::Facts;
 
-use super::splice::{apply, keeping, Splice};
+use super::splice::{apply, keeping_tied, Splice, Tie};
 use super::{
-    inline, inline_calls, literals, params, rename, replace_ids, rewrite, strip, subtrees, tokens,
-    Make, Pass, Passes,
+    bodies, inline, inline_calls, literals, params, rename, replace_ids, rewrite, strip, subtrees,
+    tokens, Make, Pass, Passes,
 };
 
 impl Passes<'_> {
@@ -49,19 +49,23 @@ impl Passes<'_> {
     /// `limit` candidates.
     fn all_fail(&self, pass: Pass, facts: &Facts, limit: usize, out: &mut Vec<Vec<u8>>) {
         let make: Make = match pass {
+            Pass::Bodies => {
+                let (units, ties) = bodies::units(facts);
+                return self.keep_minimal_all_fail(&units, &ties, limit, out);
+            }
             Pass::Strip => {
                 for k in 0..facts.strips.len() {
-                    self.keep_minimal_all_fail(&strip::units(facts, k), limit, out);
+                    self.keep_minimal_all_fail(&strip::units(facts, k), &[], limit, out);
                 }
                 return;
             }
             Pass::Literals => {
-                self.keep_minimal_all_fail(&literals::units(facts), limit, out);
+                self.keep_minimal_all_fail(&literals::units(facts), &[], limit, out);
                 literals::replacements
             }
             Pass::Rename => {
                 let units = rename::units(&self.current, self.lang, facts);
-                return self.keep_minimal_all_fail(&units, limit, out);
+                return self.keep_minimal_all_fail(&units, &[], limit, out);
             }
             Pass::Inline => inline::candidates,
             Pass::InlineCalls => inline_calls::candidates,
@@ -89,12 +93,18 @@ impl Passes<'_> {
 
     /// `keep_minimal`'s candidates when every test fails: all units applied, then its ddmin's
     /// sequence.
-    fn keep_minimal_all_fail(&self, units: &[Vec<Splice>], limit: usize, out: &mut Vec<Vec<u8>>) {
+    fn keep_minimal_all_fail(
+        &self,
+        units: &[Vec<Splice>],
+        ties: &[Tie],
+        limit: usize,
+        out: &mut Vec<Vec<u8>>,
+    ) {
         let current = &self.current;
         if units.is_empty() || out.len() >= limit {
             return;
         }
-        let all = keeping(current, units, &[]);
+        let all = keeping_tied(current, units, ties, &[]);
         if all != *current && !self.judge.known_or_under_way(&all) {
             out.push(all);
         }
@@ -107,7 +117,7 @@ impl Passes<'_> {
             if out.len() >= limit {
                 return;
             }
-            let candidate = keeping(current, units, &kept);
+            let candidate = keeping_tied(current, units, ties, &kept);
             if candidate != *current && !self.judge.known_or_under_way(&candidate) {
                 out.push(candidate);
             }

@@ -1,6 +1,7 @@
 //! Transformation passes beyond deletion. Each pass either shrinks the text
 //! directly or opens new deletions to the next round of the tree algorithm:
 //!
+//! - `bodies` ([`bodies`]): function bodies emptied, keeping their signatures (C-Vise);
 //! - `strip` ([`strip`]): annotations and specifiers removed (C-Vise);
 //! - `literals` ([`literals`]): number, string and character literals shortened;
 //! - `inline` ([`inline`]): definitions inlined into their uses (C-Reduce, C-Vise);
@@ -45,6 +46,7 @@ use crate::{DdminOptions, Judge};
 /// A transformation pass. [`Pass::ALL`] is also the order in which a round runs them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Pass {
+    Bodies,
     Strip,
     Literals,
     Inline,
@@ -58,10 +60,12 @@ pub enum Pass {
 }
 
 impl Pass {
-    /// Every pass, in the order a round runs them: identifier replacement before renaming
-    /// (while names are long, `int32_t` -> `int` shortens the text; after renaming it would
-    /// lengthen it), token search last, as in Vulcan.
-    pub const ALL: [Pass; 10] = [
+    /// Every pass, in the order a round runs them: bodies first (the largest removals),
+    /// identifier replacement before renaming (while names are long, `int32_t` -> `int`
+    /// shortens the text; after renaming it would lengthen it), token search last, as in
+    /// Vulcan.
+    pub const ALL: [Pass; 11] = [
+        Pass::Bodies,
         Pass::Strip,
         Pass::Literals,
         Pass::Inline,
@@ -77,6 +81,7 @@ impl Pass {
     /// The name used by `--passes` and in `--stats`.
     pub fn name(self) -> &'static str {
         match self {
+            Pass::Bodies => "bodies",
             Pass::Strip => "strip",
             Pass::Literals => "literals",
             Pass::Inline => "inline",
@@ -166,6 +171,7 @@ impl<'a> Passes<'a> {
     pub fn run(&mut self, pass: Pass) -> u64 {
         self.accepted = 0;
         match pass {
+            Pass::Bodies => self.bodies(),
             Pass::Strip => self.strip(),
             Pass::Literals => self.literals(),
             Pass::Inline => self.sequence(pass, inline::candidates),
@@ -226,11 +232,16 @@ impl<'a> Passes<'a> {
     /// left as they are, every other unit is applied. The configuration with no unit kept is
     /// tested first (ddmin never tests the empty configuration).
     fn keep_minimal(&mut self, units: &[Vec<Splice>]) {
+        self.keep_minimal_tied(units, &[]);
+    }
+
+    /// [`Passes::keep_minimal`] where each of `ties` is applied with the units it goes with.
+    fn keep_minimal_tied(&mut self, units: &[Vec<Splice>], ties: &[Tie]) {
         if units.is_empty() || self.judge.is_cancelled() {
             return;
         }
         let current = self.current.clone();
-        let candidate = |kept: &[usize]| keeping(&current, units, kept);
+        let candidate = |kept: &[usize]| keeping_tied(&current, units, ties, kept);
         let all = candidate(&[]);
         if all != current && self.judge.test(&all) {
             self.accept(all);
@@ -258,6 +269,7 @@ impl<'a> Passes<'a> {
 
 mod across;
 mod ahead;
+mod bodies;
 mod facts_cache;
 mod inline;
 mod inline_calls;
@@ -276,4 +288,4 @@ mod tokens;
 pub(crate) use across::Across;
 pub(crate) use facts_cache::FactsCache;
 use facts_cache::Make;
-use splice::{apply, keeping, Splice};
+use splice::{apply, keeping_tied, Splice, Tie};

@@ -55,13 +55,32 @@ pub(super) fn push_separated(out: &mut Vec<u8>, bytes: &[u8]) {
     out.extend_from_slice(bytes);
 }
 
-/// `current` with every unit of `units` applied but those in `kept` (see `keep_minimal`).
-pub(super) fn keeping(current: &[u8], units: &[Vec<Splice>], kept: &[usize]) -> Vec<u8> {
+/// A splice that goes with a set of units of `keep_minimal`: it is applied when all of them
+/// are (a declaration removed with the last bodies that use it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Tie {
+    pub(super) units: Vec<usize>,
+    pub(super) splice: Splice,
+}
+
+/// `current` with every unit of `units` applied but those in `kept` (see `keep_minimal`), and
+/// the splices of the `ties` all of whose units are applied.
+pub(super) fn keeping_tied(
+    current: &[u8],
+    units: &[Vec<Splice>],
+    ties: &[Tie],
+    kept: &[usize],
+) -> Vec<u8> {
     let kept: HashSet<usize> = kept.iter().copied().collect();
     let mut splices: Vec<Splice> = (0..units.len())
         .filter(|u| !kept.contains(u))
         .flat_map(|u| units[u].iter().cloned())
         .collect();
+    splices.extend(
+        ties.iter()
+            .filter(|t| t.units.iter().all(|u| !kept.contains(u)))
+            .map(|t| t.splice.clone()),
+    );
     splices.sort_by_key(|s| (s.range.start, s.range.end));
     apply(current, &splices)
 }

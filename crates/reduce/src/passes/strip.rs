@@ -30,6 +30,7 @@ impl Passes<'_> {
     /// occurrences at once (no ddmin: on a large input each oracle run is dear, and the
     /// round's `strip` pass does the rest). Returns the number of accepted candidates.
     pub fn early_strip(&mut self) -> u64 {
+        self.accepted = 0;
         self.sequence(Pass::Strip, early);
         self.accepted
     }

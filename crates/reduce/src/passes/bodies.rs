@@ -1,0 +1,168 @@
+//! `bodies`: function bodies emptied, each keeping its signature (`[[bodies]]` in
+//! passes.toml: a text valid for any signature, Python's `0`, Rust's `{loop{}}`, Java's
+//! `{throw null;}`; C-Vise's clang_delta empties a function body the same way). Level by
+//! level, as HDD walks a tree: ddmin over the outermost bodies finds those that must keep
+//! their statements, then ddmin over the bodies directly inside those, and so on. Most of a
+//! real input is code that the failure does not need inside functions that the rest of the
+//! input calls: their bodies go in a few oracle runs, where deleting the functions would need
+//! their callers gone first. A declaration the compiler rejects when nothing uses it (Go's
+//! imports) goes with the last bodies that use it (`Facts::tied`).
+//!
+//! The outermost bodies are also tried before the first tree phase, coarsely
+//! ([`Passes::early_bodies`]), so the first tree is already without most of them.
+
+use std::ops::Range;
+
+use treedd_tree::{Facts, Lang};
+
+use super::splice::{within, Splice, Tie};
+use super::{Pass, Passes};
+
+impl Passes<'_> {
+    /// ddmin over the bodies of each level in turn, outermost first.
+    pub(super) fn bodies(&mut self) {
+        for depth in 0.. {
+            if self.judge.is_cancelled() {
+                return;
+            }
+            let Some(facts) = self.facts() else { return };
+            let (units, ties) = level(&facts, depth);
+            if units.is_empty() {
+                return;
+            }
+            self.judge.phase("bodies");
+            self.keep_minimal_tied(&units, &ties);
+        }
+    }
+
+    /// The outermost bodies before the first tree phase, coarsely: all of them emptied,
+    /// then each half, quarter, eighth and sixteenth of them (in source order), the first
+    /// interesting candidate of the sequence accepted as it goes. At most 31 oracle runs
+    /// however many bodies must stay (a ddmin over thousands of bodies of which most are
+    /// needed would cost thousands); the round's `bodies` pass, after the first tree phase
+    /// has removed most of the text, finds the rest. Returns the number of accepted
+    /// candidates.
+    pub fn early_bodies(&mut self) -> u64 {
+        self.accepted = 0;
+        self.judge.phase("bodies (early)");
+        self.sequence(Pass::Bodies, early);
+        self.accepted
+    }
+}
+
+/// The finest split of the early sequence: sixteenths.
+const EARLY_PARTS: usize = 16;
+
+/// The early sequence (see [`Passes::early_bodies`]): the outermost bodies emptied in parts
+/// of halving size, each with the declarations that go with its bodies alone.
+pub(super) fn early(_: &[u8], _: Lang, facts: &Facts) -> Vec<Vec<Splice>> {
+    let (units, ties) = level(facts, 0);
+    let mut out = Vec::new();
+    let mut parts = 1;
+    while parts <= EARLY_PARTS.min(units.len()) {
+        for k in 0..parts {
+            let part = k * units.len() / parts..(k + 1) * units.len() / parts;
+            let mut splices: Vec<Splice> = units[part.clone()].iter().flatten().cloned().collect();
+            splices.extend(
+                ties.iter()
+                    .filter(|t| t.units.iter().all(|u| part.contains(u)))
+                    .map(|t| t.splice.clone()),
+            );
+            splices.sort_by_key(|s| (s.range.start, s.range.end));
+            out.push(splices);
+        }
+        parts *= 2;
+    }
+    out
+}
+
+/// The units of one level's ddmin (each body at `depth`, the number of bodies around it,
+/// emptied) and the declarations that go with them: those whose every use is inside a body
+/// of the level.
+pub(super) fn level(facts: &Facts, depth: usize) -> (Vec<Vec<Splice>>, Vec<Tie>) {
+    let mut around: Vec<&Range<usize>> = Vec::new();
+    let mut bodies: Vec<Range<usize>> = Vec::new();
+    let mut units = Vec::new();
+    for b in &facts.bodies {
+        while around.last().is_some_and(|a| !within(&b.range, a)) {
+            around.pop();
+        }
+        if around.len() == depth {
+            bodies.push(b.range.clone());
+            units.push(vec![Splice::new(b.range.clone(), &b.text)]);
+        }
+        around.push(&b.range);
+    }
+    let holder = |r: &Range<usize>| {
+        let at = bodies
+            .partition_point(|b| b.start <= r.start)
+            .checked_sub(1)?;
+        within(r, &bodies[at]).then_some(at)
+    };
+    let ties = facts
+        .tied
+        .iter()
+        .filter(|t| !t.uses.is_empty() && holder(&t.range).is_none())
+        .filter_map(|t| {
+            let mut units: Vec<usize> = t.uses.iter().map(holder).collect::<Option<_>>()?;
+            units.sort_unstable();
+            units.dedup();
+            Some(Tie {
+                units,
+                splice: Splice::new(t.range.clone(), b""),
+            })
+        })
+        .collect();
+    (units, ties)
+}
+
+/// The units of the outermost level alone (the announcements' view of the pass).
+pub(super) fn units(facts: &Facts) -> (Vec<Vec<Splice>>, Vec<Tie>) {
+    level(facts, 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use treedd_tree::Lang;
+
+    use super::level;
+
+    #[test]
+    fn levels_go_by_nesting_and_declarations_go_with_the_bodies_of_all_their_uses() {
+        let src = "package p\n\nimport \"fmt\"\nimport (\n\t\"os\"\n\tu \"unicode/utf8\"\n)\n\n\
+                   func F() { fmt.Println(1); g := func() { u.RuneLen('a') }; g() }\n\
+                   func G() { fmt.Println(os.Args, 2) }\n";
+        let facts = Lang::Go.facts(src.as_bytes()).unwrap();
+        let texts = |units: &[Vec<super::Splice>]| -> Vec<String> {
+            units
+                .iter()
+                .map(|u| src[u[0].range.clone()].to_string())
+                .collect()
+        };
+        let tie = |t: &super::Tie| (src[t.splice.range.clone()].to_string(), t.units.clone());
+        let (units, ties) = level(&facts, 0);
+        assert_eq!(
+            texts(&units),
+            [
+                "{ fmt.Println(1); g := func() { u.RuneLen('a') }; g() }",
+                "{ fmt.Println(os.Args, 2) }"
+            ]
+        );
+        // `fmt` goes when both bodies do; the local `g` is inside one.
+        assert_eq!(
+            ties.iter().map(tie).collect::<Vec<_>>(),
+            [
+                ("import \"fmt\"".to_string(), vec![0, 1]),
+                ("\"os\"".to_string(), vec![1]),
+                ("u \"unicode/utf8\"".to_string(), vec![0]),
+            ]
+        );
+        let (units, ties) = level(&facts, 1);
+        assert_eq!(texts(&units), ["{ u.RuneLen('a') }"]);
+        assert_eq!(
+            ties.iter().map(tie).collect::<Vec<_>>(),
+            [("u \"unicode/utf8\"".to_string(), vec![0])]
+        );
+        assert!(level(&facts, 2).0.is_empty());
+    }
+}

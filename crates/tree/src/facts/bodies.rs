@@ -1,0 +1,170 @@
+//! The bodies the `bodies` pass may empty (`[[bodies]]` of passes.toml) and the declarations
+//! that go with them ([`Tied`]).
+
+use std::collections::{HashMap, HashSet};
+use std::ops::Range;
+
+use super::{declaration_sites, Ident};
+use crate::pass_data::PassData;
+
+/// A body of a function that may take a text valid wherever it is (`[[bodies]]`): Python's
+/// `0`, Rust's `{loop{}}`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Body {
+    pub range: Range<usize>,
+    pub text: Vec<u8>,
+}
+
+/// A declaration the compiler rejects when nothing uses it (`must_use` of `[[declarations]]`:
+/// Go's imports), with what goes with it: the node, or the enclosing node it is the only
+/// named child of (`import "fmt"`: the whole import declaration). Once every other occurrence
+/// of its names is inside an emptied body, it is removed with them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tied {
+    pub range: Range<usize>,
+    /// The other occurrences of the names it declares.
+    pub uses: Vec<Range<usize>>,
+}
+
+/// Add the body of `node` to `bodies` if `[[bodies]]` names its kind and the body is larger
+/// than the text it may become.
+pub(super) fn visit(
+    node: tree_sitter::Node<'_>,
+    pd: &PassData,
+    src: &[u8],
+    bodies: &mut Vec<Body>,
+) {
+    let kind = node.kind();
+    for spec in pd.bodies.iter().filter(|s| s.kind == kind) {
+        let body = node.child_by_field_name(&spec.field);
+        if let Some(body) = body.filter(|b| !b.is_missing()) {
+            let text = spec.text.as_bytes();
+            if chars(&src[body.byte_range()]) > chars(text) {
+                bodies.push(Body {
+                    range: body.byte_range(),
+                    text: text.to_vec(),
+                });
+            }
+        }
+    }
+}
+
+/// Non-whitespace bytes (the size measure).
+fn chars(text: &[u8]) -> usize {
+    text.iter().filter(|b| !b.is_ascii_whitespace()).count()
+}
+
+/// The declarations of `tree` that must be used, each with the other occurrences of its
+/// names among `idents` (see [`Tied`]).
+pub(super) fn tied(
+    pd: &PassData,
+    tree: &tree_sitter::Tree,
+    idents: &[Ident],
+    src: &[u8],
+) -> Vec<Tied> {
+    let mut by_name: HashMap<&[u8], Vec<&Range<usize>>> = HashMap::new();
+    for i in idents {
+        by_name
+            .entry(&src[i.range.clone()])
+            .or_default()
+            .push(&i.range);
+    }
+    let mut out = Vec::new();
+    for site in declaration_sites(pd, tree, src)
+        .into_iter()
+        .filter(|s| s.must_use)
+    {
+        let own: HashSet<usize> = site.tokens.iter().copied().collect();
+        let names = site
+            .tokens
+            .iter()
+            .filter_map(|&t| {
+                let at = idents.binary_search_by_key(&t, |i| i.range.start).ok()?;
+                Some(&src[idents[at].range.clone()])
+            })
+            .chain(site.path_name.as_deref());
+        let uses: Vec<Range<usize>> = names
+            .flat_map(|n| by_name.get(n).into_iter().flatten())
+            .filter(|r| !own.contains(&r.start))
+            .map(|r| (*r).clone())
+            .collect();
+        let root = tree.root_node();
+        let Some(mut node) = root.descendant_for_byte_range(site.range.start, site.range.end)
+        else {
+            continue;
+        };
+        while let Some(p) = node.parent() {
+            let only = p.named_child_count() == 1;
+            if p.id() == root.id() || !(only || p.byte_range() == node.byte_range()) {
+                break;
+            }
+            node = p;
+        }
+        out.push(Tied {
+            range: node.byte_range(),
+            uses,
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Lang;
+
+    fn text(src: &str, r: &std::ops::Range<usize>) -> String {
+        src[r.clone()].to_string()
+    }
+
+    #[test]
+    fn go_bodies_nest_and_imports_know_their_uses() {
+        let src = "package p\n\nimport \"fmt\"\nimport (\n\t\"os\"\n\tu \"unicode/utf8\"\n)\n\n\
+                   func F() { fmt.Println(os.Args); g := func() { u.RuneLen('a') }; g() }\n\
+                   func (T) M() int { return 1 + 2 }\nfunc E() {}\n";
+        let f = Lang::Go.facts(src.as_bytes()).unwrap();
+        let bodies: Vec<String> = f.bodies.iter().map(|b| text(src, &b.range)).collect();
+        // `E`'s body is not larger than `{panic(0)}`; the literal's is inside `F`'s.
+        assert_eq!(
+            bodies,
+            [
+                "{ fmt.Println(os.Args); g := func() { u.RuneLen('a') }; g() }",
+                "{ u.RuneLen('a') }",
+                "{ return 1 + 2 }",
+            ]
+        );
+        assert!(f.bodies.iter().all(|b| b.text == b"{panic(0)}"));
+        let tied: Vec<(String, Vec<String>)> = f
+            .tied
+            .iter()
+            .map(|t| {
+                (
+                    text(src, &t.range),
+                    t.uses.iter().map(|u| text(src, u)).collect(),
+                )
+            })
+            .collect();
+        // A lone import goes with its declaration; one of a list alone. `g` is a local
+        // that must be used too.
+        assert_eq!(
+            tied,
+            [
+                ("import \"fmt\"".to_string(), vec!["fmt".to_string()]),
+                ("\"os\"".to_string(), vec!["os".to_string()]),
+                ("u \"unicode/utf8\"".to_string(), vec!["u".to_string()]),
+                (
+                    "g := func() { u.RuneLen('a') }".to_string(),
+                    vec!["g".to_string()]
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn python_bodies_are_blocks_and_nothing_is_tied() {
+        let src = "import os\n\ndef f(x):\n    y = os.sep\n    return y\n\ndef g():\n    0\n";
+        let f = Lang::Python.facts(src.as_bytes()).unwrap();
+        let bodies: Vec<String> = f.bodies.iter().map(|b| text(src, &b.range)).collect();
+        assert_eq!(bodies, ["y = os.sep\n    return y"]);
+        assert!(f.tied.is_empty());
+    }
+}
