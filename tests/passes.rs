@@ -477,7 +477,7 @@ fn passes_flags() {
     d.run(&["--test", "oracle.sh", "--passes", "rename,bogus", "x.c"])
         .expect_code(2)
         .expect_message(&d, &expect![[r#"
-            error: invalid value 'bogus' for '--passes <LIST>': unknown pass `bogus`: use strip, literals, inline, inline-calls, rewrite, replace-ids, rename, params, subtrees, tokens
+            error: invalid value 'bogus' for '--passes <LIST>': unknown pass `bogus`: use bodies, strip, literals, inline, inline-calls, rewrite, replace-ids, rename, params, subtrees, tokens
 
             For more information, try '--help'.
         "#]]);
