@@ -10,11 +10,10 @@ use std::fs;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
 use expect_test::{expect, Expect};
 
-use crate::util::{kill, numbers, wait_for, Dir};
+use crate::util::{interrupt, kill, numbers, wait_for, Dir};
 
 /// Every entry under `root` (itself included): path, kind, mode, modification time, and the
 /// bytes of a file or the target of a link.
@@ -677,12 +676,7 @@ fn interrupt_keeps_the_best_directory() {
     wait_for(60, "a first improvement", || {
         output_size(&out).is_some_and(|n| n < full)
     });
-    kill(&child, "INT");
-    let stop = Instant::now();
-    let output = child.wait_with_output().unwrap();
-    assert!(stop.elapsed() < Duration::from_secs(5), "slow to stop");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(130), "{stderr}");
+    let stderr = interrupt(child, "INT");
     assert!(
         stderr.contains("interrupted; the best result so far"),
         "{stderr}"

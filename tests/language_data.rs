@@ -26,10 +26,38 @@ fn reduce(d: &Dir, file: &str, extra: &[&str]) -> (String, serde_json::Value) {
     (out, d.stats("s.json"))
 }
 
-/// `oracle.sh` in `d`: a candidate (`$1`) is interesting when the shell command `compile`
-/// succeeds on it and it still holds `marker`; when `compile` fails, the line `first_error`
-/// (a shell filter of its output) picks goes to `rejected.log` (see [`rejections`]).
-fn compiler_oracle(d: &Dir, compile: &str, first_error: &str, marker: &str) {
+/// A compiler as an oracle's check: its shell command on the candidate (`$1`), and the shell
+/// filter that picks the line of its first error from its output.
+struct Compiler {
+    compile: &'static str,
+    first_error: &'static str,
+}
+
+const GO: Compiler = Compiler {
+    compile: r#"go tool compile -p p -o "$TMPDIR/p.o" "$1""#,
+    first_error: "head -1",
+};
+const RUSTC: Compiler = Compiler {
+    compile: r#"rustc --edition 2021 --crate-type lib --emit=metadata -o "$TMPDIR/m.rmeta" "$1""#,
+    first_error: "grep -m1 '^error'",
+};
+const JAVAC: Compiler = Compiler {
+    compile: r#"mkdir -p "$TMPDIR/j" && cp "$1" "$TMPDIR/j/M.java" && javac -d "$TMPDIR/j" "$TMPDIR/j/M.java""#,
+    first_error: "grep -m1 'error:'",
+};
+const TSC: Compiler = Compiler {
+    compile: r#"tsc --noEmit --strict --target es2020 "$1""#,
+    first_error: "grep -m1 'error TS'",
+};
+
+/// `oracle.sh` in `d`: a candidate (`$1`) is interesting when `compiler` accepts it and it
+/// still holds `marker`; when the compiler rejects it, its first error line goes to
+/// `rejected.log` (see [`rejections`]).
+fn compiler_oracle(d: &Dir, compiler: &Compiler, marker: &str) {
+    let Compiler {
+        compile,
+        first_error,
+    } = compiler;
     d.script(
         "oracle.sh",
         &format!(
@@ -101,12 +129,7 @@ func Marker(x int) int {
 fn go_imports_and_locals_go_with_their_last_use() {
     let d = Dir::new();
     d.write("p.go", GO_IMPORTS);
-    compiler_oracle(
-        &d,
-        r#"go tool compile -p p -o "$TMPDIR/p.o" "$1""#,
-        "head -1",
-        "42",
-    );
+    compiler_oracle(&d, &GO, "42");
     let (out, s) = reduce(&d, "p.go", &[]);
     // Every import went with the method that used it last; nothing else is left but the
     // function that holds 42.
@@ -233,12 +256,7 @@ pub fn kind(k: Kind) -> u32 {
 fn rust_items_keep_what_they_use_declared_after_them() {
     let d = Dir::new();
     d.write("m.rs", RUST_ITEMS);
-    compiler_oracle(
-        &d,
-        r#"rustc --edition 2021 --crate-type lib --emit=metadata -o "$TMPDIR/m.rmeta" "$1""#,
-        "grep -m1 '^error'",
-        "21",
-    );
+    compiler_oracle(&d, &RUSTC, "21");
     let (out, _) = reduce(&d, "m.rs", &["--no-passes"]);
     assert!(!out.contains("Unused") && !out.contains("Kind"), "{out}");
     // The reference closure keeps `helper` with `marker`, which calls it before its
@@ -291,12 +309,7 @@ enum Kind { ONE, TWO }
 fn java_classes_keep_what_they_use_declared_after_them() {
     let d = Dir::new();
     d.write("M.java", JAVA_CLASSES);
-    compiler_oracle(
-        &d,
-        r#"mkdir -p "$TMPDIR/j" && cp "$1" "$TMPDIR/j/M.java" && javac -d "$TMPDIR/j" "$TMPDIR/j/M.java""#,
-        "grep -m1 'error:'",
-        "21",
-    );
+    compiler_oracle(&d, &JAVAC, "21");
     // One job: every candidate the log sees is one the algorithm asked for.
     let (out, _) = reduce(&d, "M.java", &["--no-passes", "-j", "1"]);
     assert!(!out.contains("Unused") && !out.contains("Kind"), "{out}");
@@ -350,12 +363,7 @@ export class Counter {
 fn typescript_items_keep_what_they_use_declared_after_them() {
     let d = Dir::new();
     d.write("m.ts", TS_ITEMS);
-    compiler_oracle(
-        &d,
-        r#"tsc --noEmit --strict --target es2020 "$1""#,
-        "grep -m1 'error TS'",
-        "21",
-    );
+    compiler_oracle(&d, &TSC, "21");
     let (out, _) = reduce(&d, "m.ts", &["--no-passes", "-j", "1"]);
     assert!(!out.contains("Unused") && !out.contains("Counter"), "{out}");
     // TS2304 "Cannot find name": a use without its declaration. The few left come from
@@ -423,12 +431,7 @@ fn rust_bodies_become_an_endless_loop_of_any_return_type() {
          pub fn marker() -> u32 {{\n    let v = [1u32, 2];\n    v.len() as u32 * 21\n}}\n"
     );
     let d = Dir::new();
-    compiler_oracle(
-        &d,
-        r#"rustc --edition 2021 --crate-type lib --emit=metadata -o "$TMPDIR/m.rmeta" "$1""#,
-        "grep -m1 '^error'",
-        "21",
-    );
+    compiler_oracle(&d, &RUSTC, "21");
     bodies_go_first(&d, "m.rs", &src, &[new, name, parse], "{loop{}}", 0);
 }
 
@@ -442,12 +445,7 @@ fn go_bodies_panic_and_take_the_imports_only_they_used() {
          func Join(a []string) string {join}\n\nfunc Marker(x int) int {{\n\treturn x * 42\n}}\n"
     );
     let d = Dir::new();
-    compiler_oracle(
-        &d,
-        r#"go tool compile -p p -o "$TMPDIR/p.o" "$1""#,
-        "head -1",
-        "42",
-    );
+    compiler_oracle(&d, &GO, "42");
     // Both imports go, each with the body that used it: `import ()` is left for the tree.
     let tied = chars(imports) - chars("import ()");
     let out = bodies_go_first(&d, "p.go", &src, &[count, join], "{panic(0)}", tied);
@@ -474,12 +472,7 @@ fn java_bodies_throw_in_methods_and_constructors() {
          return x * 21;\n    }}\n}}\n"
     );
     let d = Dir::new();
-    compiler_oracle(
-        &d,
-        r#"mkdir -p "$TMPDIR/j" && cp "$1" "$TMPDIR/j/M.java" && javac -d "$TMPDIR/j" "$TMPDIR/j/M.java""#,
-        "grep -m1 'error:'",
-        "21",
-    );
+    compiler_oracle(&d, &JAVAC, "21");
     bodies_go_first(&d, "M.java", &src, &[ctor, describe], "{throw null;}", 0);
 }
 
@@ -494,12 +487,7 @@ fn typescript_bodies_throw_in_functions_methods_and_arrows() {
          export function marker(): number {{\n    return twice(1) * 21;\n}}\n"
     );
     let d = Dir::new();
-    compiler_oracle(
-        &d,
-        r#"tsc --noEmit --strict --target es2020 "$1""#,
-        "grep -m1 'error TS'",
-        "21",
-    );
+    compiler_oracle(&d, &TSC, "21");
     // The arrow's expression body becomes a block too.
     let arrow = "x * 2 + 0";
     bodies_go_first(&d, "m.ts", &src, &[bump, parse, arrow], "{throw 0}", 0);

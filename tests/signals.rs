@@ -3,9 +3,8 @@
 
 use std::fs;
 use std::process::Stdio;
-use std::time::{Duration, Instant};
 
-use crate::util::{is_interesting, kill, numbers, wait_for, Dir, LINES_TWO_JOBS};
+use crate::util::{interrupt, is_interesting, kill, numbers, wait_for, Dir, LINES_TWO_JOBS};
 
 #[test]
 fn interrupt_keeps_the_best_result() {
@@ -27,12 +26,7 @@ fn interrupt_keeps_the_best_result() {
         wait_for(30, "a first improvement", || {
             fs::read(&out).is_ok_and(|b| b.len() < input.len())
         });
-        kill(&child, signal);
-        let stop = Instant::now();
-        let output = child.wait_with_output().unwrap();
-        assert!(stop.elapsed() < Duration::from_secs(5), "slow to stop");
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert_eq!(output.status.code(), Some(130), "{stderr}");
+        let stderr = interrupt(child, signal);
         assert!(
             stderr.contains("interrupted; the best result so far")
                 && stderr.contains("input.reduced.txt"),
@@ -75,12 +69,7 @@ fn an_interrupt_during_the_check_of_the_original_writes_nothing() {
         .spawn()
         .unwrap();
     wait_for(30, "the check of the original", || log.exists());
-    kill(&child, "INT");
-    let stop = Instant::now();
-    let output = child.wait_with_output().unwrap();
-    assert!(stop.elapsed() < Duration::from_secs(5), "slow to stop");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(130), "{stderr}");
+    let stderr = interrupt(child, "INT");
     assert!(
         stderr.contains("interrupted before the reduction started; no output written"),
         "{stderr}"
@@ -141,12 +130,7 @@ grep -qx 17 "$1""#,
         .spawn()
         .unwrap();
     wait_for(30, "the check of the output", || log.exists());
-    kill(&child, "INT");
-    let stop = Instant::now();
-    let output = child.wait_with_output().unwrap();
-    assert!(stop.elapsed() < Duration::from_secs(5), "slow to stop");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(130), "{stderr}");
+    let stderr = interrupt(child, "INT");
     assert!(
         stderr.contains("interrupted before the reduction started; no output written"),
         "{stderr}"

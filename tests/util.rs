@@ -329,6 +329,19 @@ pub fn wait_for(secs: u64, what: &str, mut cond: impl FnMut() -> bool) {
     }
 }
 
+/// Send `signal` to `child` (spawned with its stderr piped) and wait for it: it must stop
+/// within 5 s and exit with 130. Returns its stderr.
+#[track_caller]
+pub fn interrupt(child: Child, signal: &str) -> String {
+    kill(&child, signal);
+    let stop = Instant::now();
+    let output = child.wait_with_output().unwrap();
+    assert!(stop.elapsed() < Duration::from_secs(5), "slow to stop");
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert_eq!(output.status.code(), Some(130), "{stderr}");
+    stderr
+}
+
 /// Send `signal` (a name such as `INT` or `KILL`) to `child` with kill(1).
 pub fn kill(child: &Child, signal: &str) {
     let sent = Command::new("kill")

@@ -50,7 +50,7 @@ impl Passes<'_> {
     fn all_fail(&self, pass: Pass, facts: &Facts, limit: usize, out: &mut Vec<Vec<u8>>) {
         let make: Make = match pass {
             Pass::Bodies => {
-                let (units, ties) = bodies::units(facts);
+                let (units, ties) = bodies::level(facts, 0);
                 return self.keep_minimal_all_fail(&units, &ties, limit, out);
             }
             Pass::Strip => {

@@ -15,7 +15,7 @@ use std::ops::Range;
 
 use treedd_tree::{Facts, Lang};
 
-use super::splice::{within, Splice, Tie};
+use super::splice::{applied, within, Splice, Tie};
 use super::{Pass, Passes};
 
 impl Passes<'_> {
@@ -62,14 +62,7 @@ pub(super) fn early(_: &[u8], _: Lang, facts: &Facts) -> Vec<Vec<Splice>> {
     while parts <= EARLY_PARTS.min(units.len()) {
         for k in 0..parts {
             let part = k * units.len() / parts..(k + 1) * units.len() / parts;
-            let mut splices: Vec<Splice> = units[part.clone()].iter().flatten().cloned().collect();
-            splices.extend(
-                ties.iter()
-                    .filter(|t| t.units.iter().all(|u| part.contains(u)))
-                    .map(|t| t.splice.clone()),
-            );
-            splices.sort_by_key(|s| (s.range.start, s.range.end));
-            out.push(splices);
+            out.push(applied(&units, &ties, |u| part.contains(&u)));
         }
         parts *= 2;
     }
@@ -114,11 +107,6 @@ pub(super) fn level(facts: &Facts, depth: usize) -> (Vec<Vec<Splice>>, Vec<Tie>)
         })
         .collect();
     (units, ties)
-}
-
-/// The units of the outermost level alone (the announcements' view of the pass).
-pub(super) fn units(facts: &Facts) -> (Vec<Vec<Splice>>, Vec<Tie>) {
-    level(facts, 0)
 }
 
 #[cfg(test)]

@@ -72,17 +72,27 @@ pub(super) fn keeping_tied(
     kept: &[usize],
 ) -> Vec<u8> {
     let kept: HashSet<usize> = kept.iter().copied().collect();
+    apply(current, &applied(units, ties, |u| !kept.contains(&u)))
+}
+
+/// The splices of the units for which `applies` holds and of the `ties` all of whose units
+/// it holds for, sorted.
+pub(super) fn applied(
+    units: &[Vec<Splice>],
+    ties: &[Tie],
+    applies: impl Fn(usize) -> bool,
+) -> Vec<Splice> {
     let mut splices: Vec<Splice> = (0..units.len())
-        .filter(|u| !kept.contains(u))
+        .filter(|&u| applies(u))
         .flat_map(|u| units[u].iter().cloned())
         .collect();
     splices.extend(
         ties.iter()
-            .filter(|t| t.units.iter().all(|u| !kept.contains(u)))
+            .filter(|t| t.units.iter().all(|&u| applies(u)))
             .map(|t| t.splice.clone()),
     );
     splices.sort_by_key(|s| (s.range.start, s.range.end));
-    apply(current, &splices)
+    splices
 }
 
 /// `inner` lies within `outer`.

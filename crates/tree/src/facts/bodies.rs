@@ -69,6 +69,7 @@ pub(super) fn tied(
             .or_default()
             .push(&i.range);
     }
+    let root = tree.root_node();
     let mut out = Vec::new();
     for site in declaration_sites(pd, tree, src)
         .into_iter()
@@ -88,7 +89,6 @@ pub(super) fn tied(
             .filter(|r| !own.contains(&r.start))
             .map(|r| (*r).clone())
             .collect();
-        let root = tree.root_node();
         let Some(mut node) = root.descendant_for_byte_range(site.range.start, site.range.end)
         else {
             continue;
