@@ -221,9 +221,6 @@ fn python_with_python3_and_black() {
         "python3 \"$1\" 2>/dev/null | grep -qx 11 && grep -q class \"$1\"",
         &["black", "python3"],
         expect![[r#"
-            import sys
-
-
             def f(a, b=1):
                 if a > b:
                     return a * 2
@@ -321,7 +318,6 @@ fn python_whose_indentation_matters_keeps_it() {
         def _():
         	return
                 return
-
     "#]]
     .assert_eq(&out);
 }

@@ -507,3 +507,19 @@ fn python_bodies_become_one_expression() {
     d.script("oracle.sh", PY_ORACLE);
     bodies_go_first(&d, "m.py", &src, &[load, init, put], "0", 0);
 }
+
+#[test]
+fn python_statement_lines_go_whole() {
+    // A line of one simple statement (an assignment, a call, a docstring, an import) is
+    // removed as a whole, in the module and in a block, never replaced by a placeholder
+    // expression that python3 would then evaluate.
+    let d = Dir::new();
+    d.write(
+        "m.py",
+        "\"\"\"Doc.\"\"\"\nimport sys\nx = 1\ny = [x, 2]\nsys.stdout.write(\"\")\ndef f():\n    a = 1\n    b = a + 1\n    print(1 / 0)\n    return b\nz = 3\nf()\n",
+    );
+    d.script("oracle.sh", PY_ORACLE);
+    let (out, s) = reduce(&d, "m.py", &["--no-passes"]);
+    assert!(!out.contains('_') && !out.contains("Doc"), "{out}");
+    assert!(s["output_chars"].as_u64().unwrap() <= 5, "{s}\n{out}");
+}

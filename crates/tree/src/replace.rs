@@ -362,6 +362,17 @@ fn occurrences(grammar: &Value) -> BTreeMap<(String, String), BTreeSet<Occurrenc
                 }
                 "SEQ" => {
                     let members = rule["members"].as_array().map(Vec::as_slice).unwrap_or(&[]);
+                    // `x (sep x)*`: a list of items with a separator token between them
+                    // (Python's simple statements `a; b` on one line). The first item is as
+                    // removable as the list's place (a line of one statement in a block's
+                    // repeat), and a later one may go with its separator while the first
+                    // remains.
+                    if let Some(item) = separated_item(members) {
+                        let later = if state == Required { Several } else { state };
+                        stack.push((item, state, expanding.clone()));
+                        stack.push((item, later, expanding));
+                        continue;
+                    }
                     // A token next to the child (other than a list comma) goes or stays
                     // with it, so the child is not removable on its own.
                     let tied = members.iter().any(is_token_rule);
@@ -382,6 +393,21 @@ fn occurrences(grammar: &Value) -> BTreeMap<(String, String), BTreeSet<Occurrenc
         }
     }
     out
+}
+
+/// The item of `seq(item, repeat(seq(separator, item)))`, a separated list whose separator
+/// is one token, e.g. tree-sitter's `sepBy1`.
+fn separated_item(members: &[Value]) -> Option<&Value> {
+    let [item, rest] = members else {
+        return None;
+    };
+    if rest["type"] != "REPEAT" || rest["content"]["type"] != "SEQ" {
+        return None;
+    }
+    let [sep, again] = rest["content"]["members"].as_array()?.as_slice() else {
+        return None;
+    };
+    (sep["type"] == "STRING" && again == item).then_some(item)
 }
 
 /// A field's content that may match nothing: a choice with a blank member (through

@@ -204,3 +204,36 @@ fn overrides_and_escapes() {
     );
     assert_eq!(unescape(&escape("a\tb\\c\n\"")).unwrap(), "a\tb\\c\n\"");
 }
+
+#[test]
+fn separated_lists_keep_their_items_removable() {
+    // `stmts` is `s (';' s)*` then a newline, repeated in `program` (Python's simple
+    // statements); `union` is `t ('|' t)*` in a required place; `init` is `x ('=' y)*`,
+    // whose `y` goes with its `=`.
+    let grammar = r#"{"rules": {
+            "program": {"type": "REPEAT", "content": {"type": "SYMBOL", "name": "_stmts"}},
+            "_stmts": {"type": "SEQ", "members": [
+                {"type": "SEQ", "members": [{"type": "SYMBOL", "name": "stmt"},
+                    {"type": "REPEAT", "content": {"type": "SEQ", "members": [
+                        {"type": "STRING", "value": ";"}, {"type": "SYMBOL", "name": "stmt"}]}}]},
+                {"type": "SYMBOL", "name": "_newline"}]},
+            "union": {"type": "SEQ", "members": [{"type": "SYMBOL", "name": "ty"},
+                {"type": "REPEAT", "content": {"type": "SEQ", "members": [
+                    {"type": "STRING", "value": "|"}, {"type": "SYMBOL", "name": "ty"}]}}]},
+            "init": {"type": "SEQ", "members": [{"type": "SYMBOL", "name": "stmt"},
+                {"type": "REPEAT", "content": {"type": "SEQ", "members": [
+                    {"type": "STRING", "value": "="}, {"type": "SYMBOL", "name": "ty"}]}}]},
+            "stmt": {"type": "STRING", "value": "s"},
+            "ty": {"type": "STRING", "value": "t"},
+            "_newline": {"type": "STRING", "value": "\n"}
+        }}"#;
+    let occ = occurrences(&serde_json::from_str(grammar).unwrap());
+    let class = |parent: &str, child: &str| class_of(&occ[&(parent.into(), format!("*{child}"))]);
+    // A line of one statement goes as a whole.
+    assert_eq!(class("program", "stmt"), 1);
+    // A later type goes with its `|` while the first remains.
+    assert_eq!(class("union", "ty"), 2);
+    // Not a separated list: the `=` ties its value.
+    assert_eq!(class("init", "ty"), 0);
+    assert_eq!(class("init", "stmt"), 0);
+}
