@@ -523,3 +523,19 @@ fn python_statement_lines_go_whole() {
     assert!(!out.contains('_') && !out.contains("Doc"), "{out}");
     assert!(s["output_chars"].as_u64().unwrap() <= 5, "{s}\n{out}");
 }
+
+#[test]
+fn rust_modules_open_up_with_their_paths() {
+    // `a` goes as a level: its items in its place, `a::` gone from the paths and the `use`
+    // that names it removed, in one candidate (no step alone compiles).
+    let d = Dir::new();
+    d.write(
+        "m.rs",
+        "mod a {\n    pub struct Twenty(pub u32);\n    pub fn one() -> u32 {\n        1\n    }\n}\n\
+         use a::one;\n\npub fn marker() -> u32 {\n    a::Twenty(20).0 + one()\n}\n",
+    );
+    compiler_oracle(&d, &RUSTC, "'(20).0 + one()'");
+    let (out, _) = reduce(&d, "m.rs", &[]);
+    assert!(!out.contains("mod") && !out.contains("use"), "{out}");
+    assert!(!out.contains("a::"), "{out}");
+}

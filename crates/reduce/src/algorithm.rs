@@ -559,18 +559,13 @@ fn rounds(
                 if !config.passes.contains(&pass) || judge.is_cancelled() {
                     continue;
                 }
-                let runs = judge.stats().oracle_runs;
                 let size = passes::chars(&p.current);
-                let accepted = match pass {
-                    Pass::Strip => p.early_strip(),
-                    _ => p.early_bodies(),
-                };
-                judge.record(PassRecord {
-                    round: st.round + 1,
-                    pass: format!("{pass} (early)"),
-                    oracle_runs: judge.stats().oracle_runs - runs,
-                    accepted,
-                    chars_removed: size as i64 - passes::chars(&p.current) as i64,
+                recorded(judge, st.round + 1, format!("{pass} (early)"), size, || {
+                    let accepted = match pass {
+                        Pass::Strip => p.early_strip(),
+                        _ => p.early_bodies(),
+                    };
+                    (accepted, passes::chars(&p.current))
                 });
             }
             if p.current != st.current {
@@ -592,20 +587,17 @@ fn rounds(
                     }
                 }
             };
-            let runs = judge.stats().oracle_runs;
-            let size = passes::chars(&st.current);
             let after_phase = |text: &[u8], limit: usize| {
                 Passes::new(lang, judge, &config.ddmin, text.to_vec(), &facts)
                     .first_candidates(&config.passes, limit)
             };
             let cfg = if st.closure { config } else { &plain };
-            st.current = reduce_then(&mut t, judge, cfg, Some(&after_phase), &mut st.calls_refer);
-            judge.record(PassRecord {
-                round: st.round,
-                pass: "tree".to_string(),
-                oracle_runs: judge.stats().oracle_runs - runs,
-                accepted: u64::from(st.current != st.before),
-                chars_removed: size as i64 - passes::chars(&st.current) as i64,
+            let size = passes::chars(&st.current);
+            recorded(judge, st.round, "tree".to_string(), size, || {
+                st.current =
+                    reduce_then(&mut t, judge, cfg, Some(&after_phase), &mut st.calls_refer);
+                let accepted = u64::from(st.current != st.before);
+                (accepted, passes::chars(&st.current))
             });
         } else {
             let k = st.step - 1;
@@ -618,15 +610,10 @@ fn rounds(
                 &facts,
             );
             p.announce(&config.passes[k..]);
-            let runs = judge.stats().oracle_runs;
             let size = passes::chars(&p.current);
-            let accepted = p.run(pass);
-            judge.record(PassRecord {
-                round: st.round,
-                pass: pass.name().to_string(),
-                oracle_runs: judge.stats().oracle_runs - runs,
-                accepted,
-                chars_removed: size as i64 - passes::chars(&p.current) as i64,
+            recorded(judge, st.round, pass.name().to_string(), size, || {
+                let accepted = p.run(pass);
+                (accepted, passes::chars(&p.current))
             });
             st.current = p.current;
         }
@@ -664,6 +651,27 @@ fn rounds(
         }
     }
     end.current
+}
+
+/// Run one step of a round and report it to the judge's observer (for `--stats`): its
+/// oracle runs, and what `step` gives back: the candidates it accepted and the size of the
+/// text after it, against `size` before (non-whitespace characters).
+fn recorded(
+    judge: &Judge,
+    round: usize,
+    pass: String,
+    size: usize,
+    step: impl FnOnce() -> (u64, usize),
+) {
+    let runs = judge.stats().oracle_runs;
+    let (accepted, after) = step();
+    judge.record(PassRecord {
+        round,
+        pass,
+        oracle_runs: judge.stats().oracle_runs - runs,
+        accepted,
+        chars_removed: size as i64 - after as i64,
+    });
 }
 
 /// A safety net for the joint fixed point: every round shrinks the text or moves identifier

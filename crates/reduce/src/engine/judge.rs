@@ -433,7 +433,7 @@ impl Judge {
 
     /// An interesting oracle run made outside the judge (the CLI's check of the original,
     /// beside the reduction) took `took`: the lookahead counts it among the durations of
-    /// interesting runs, which its bets on success wait for [`super::lookahead`]'s minimum of
+    /// interesting runs, which its bets on success wait for the lookahead's minimum of
     /// (each one-at-a-time stretch while they are too few costs a whole interesting run at
     /// `--jobs 2`).
     pub fn note_interesting_run(&self, took: Duration) {
@@ -677,7 +677,7 @@ impl Judge {
     }
 
     /// Report what a pass or the tree phase did in one round (for `--stats`); inside
-    /// [`Judge::steps`], when the steps end, without the records of steps taken back.
+    /// `Judge::steps`, when the steps end, without the records of steps taken back.
     pub fn record(&self, record: PassRecord) {
         match lock(&self.pending_records).as_mut() {
             Some(pending) => pending.push(record),

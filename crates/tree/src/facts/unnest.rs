@@ -1,5 +1,6 @@
 //! `[[unnests]]`: scopes opened up with their qualifiers, one candidate per name (C++'s
-//! `namespace N { int x; } int y = N::x;` -> `int x; int y = x;`, C-Vise's remove-namespace).
+//! `namespace N { int x; } int y = N::x;` -> `int x; int y = x;`, C-Vise's remove-namespace;
+//! Rust's `mod a { .. }` with its `a::` paths).
 
 use std::collections::HashMap;
 use std::ops::Range;
