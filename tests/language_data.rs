@@ -539,3 +539,39 @@ fn rust_modules_open_up_with_their_paths() {
     assert!(!out.contains("mod") && !out.contains("use"), "{out}");
     assert!(!out.contains("a::"), "{out}");
 }
+
+#[test]
+fn java_catch_types_go_with_their_bars() {
+    // `|` separates the types of a multi-catch: the middle one goes with one bar, in the
+    // tree phase (without the data, only the token pass finds it).
+    let d = Dir::new();
+    d.write(
+        "M.java",
+        "class M {\n    void f() throws java.io.IOException, InterruptedException {}\n\n\
+         \x20   void g() {\n        try { f(); } catch (java.io.IOException | IllegalStateException \
+         | InterruptedException e) {}\n    }\n}\n",
+    );
+    compiler_oracle(
+        &d,
+        &JAVAC,
+        "'InterruptedException e)' \"$1\" && grep -q 'catch (java.io.IOException'",
+    );
+    let (out, _) = reduce(&d, "M.java", &["--no-passes"]);
+    assert!(!out.contains("IllegalState"), "{out}");
+}
+
+#[test]
+fn rust_generic_parameters_go_with_their_arguments() {
+    // `A` and `B` go in one candidate each with their argument in `Pair<u8, String>`, and
+    // the field types become the argument (the lifetime stays, and uses may leave it out).
+    let d = Dir::new();
+    d.write(
+        "m.rs",
+        "pub struct Pair<'a, A, B> {\n    a: A,\n    b: Option<&'a B>,\n}\n\n\
+         pub fn marker(p: Pair<u8, String>) -> u8 {\n    p.a + 20\n}\n",
+    );
+    compiler_oracle(&d, &RUSTC, "'p.a + 20'");
+    let (out, _) = reduce(&d, "m.rs", &[]);
+    assert!(!out.contains("A") && !out.contains("B"), "{out}");
+    assert!(out.contains("a: u8") && out.contains("String"), "{out}");
+}
