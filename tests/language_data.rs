@@ -575,3 +575,35 @@ fn rust_generic_parameters_go_with_their_arguments() {
     assert!(!out.contains("A") && !out.contains("B"), "{out}");
     assert!(out.contains("a: u8") && out.contains("String"), "{out}");
 }
+
+#[test]
+fn java_type_parameters_go_with_their_arguments() {
+    // `B` (bounded) goes with its argument `String` from both uses, and `A` becomes the
+    // `Integer` every use gives it.
+    let d = Dir::new();
+    d.write(
+        "M.java",
+        "class M {\n    static class Pair<A, B extends Comparable<B>> {\n        A a;\n        B b;\n    }\n\n\
+         \x20   static int g(Pair<Integer, String> p) {\n        Pair<Integer, String> q = p;\n\
+         \x20       return q.a + 1;\n    }\n}\n",
+    );
+    compiler_oracle(&d, &JAVAC, "'a + 1'");
+    let (out, _) = reduce(&d, "M.java", &["--passes", "rewrite"]);
+    assert!(!out.contains('<'), "{out}");
+    assert!(out.contains("Integer a;"), "{out}");
+}
+
+#[test]
+fn typescript_type_parameters_go_with_their_arguments() {
+    // `U` goes with its argument, and `T` becomes the argument every use gives it.
+    let d = Dir::new();
+    d.write(
+        "m.ts",
+        "interface Box<T, U> {\n  value: T;\n  extra?: U;\n}\n\n\
+         export function marker(b: Box<string, number>): string {\n  return b.value + \"20\";\n}\n",
+    );
+    compiler_oracle(&d, &TSC, "'value + \"20\"'");
+    let (out, _) = reduce(&d, "m.ts", &["--passes", "rewrite"]);
+    assert!(!out.contains('<'), "{out}");
+    assert!(out.contains("value:"), "{out}");
+}

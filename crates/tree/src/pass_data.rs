@@ -73,10 +73,11 @@ pub(crate) struct BodySpec {
 
 /// `[templates]`: generic declarations (nodes of `kinds` with their parameter list in field
 /// `parameters`: C++'s `template_declaration`, Rust's items) and their uses (nodes of `uses`:
-/// the declaration's name in the first of the fields `name` it has, the arguments in field
-/// `arguments`), for the `templates` pass. A declaration's name is the one token at the
-/// first path of `names` that leads to one (`class_specifier.name`). A parameter's name is
-/// its field `parameter_name` where given, else its last identifier before its `=`; where a
+/// the declaration's name at the first of the steps `name` that leads to one node, a field
+/// or a kind of child, the arguments at the step `arguments`), for the `templates` pass. A
+/// declaration's name is the one token at the first path of `names` that leads to one
+/// (`class_specifier.name`). A parameter's name is at the step `parameter_name` where
+/// given, else its last identifier before its `=`; where a
 /// removed parameter is used, its uses become the argument every use of the template gives
 /// it, else its default, else `value` for a parameter of `value_kinds` and `type` for any
 /// other. Parameters and arguments of the `skip` kinds (Rust's lifetimes, which uses may
@@ -564,9 +565,9 @@ impl PassData {
             for k in &t.skip {
                 named_kind(k)?;
             }
-            let fields = [&t.parameters, &t.arguments].into_iter();
-            for f in fields.chain(&t.name).chain(&t.parameter_name) {
-                field(f)?;
+            field(&t.parameters)?;
+            for f in t.name.iter().chain(&t.parameter_name).chain([&t.arguments]) {
+                step(f)?;
             }
             for path in &t.names {
                 for f in path.split('.') {

@@ -58,8 +58,8 @@ impl Found {
         if spec.kinds.iter().any(|k| k == kind) {
             self.decls.extend(decl(node, spec, pd, src));
         } else if spec.uses.iter().any(|u| u == kind) {
-            let name = spec.name.iter().find_map(|f| node.child_by_field_name(f));
-            let list = node.child_by_field_name(&spec.arguments);
+            let name = spec.name.iter().find_map(|f| field_path(node, f));
+            let list = field_path(node, &spec.arguments);
             if let (Some(name), Some(list)) = (name, list) {
                 if name.child_count() == 0 {
                     let elems = elements(list);
@@ -256,7 +256,7 @@ fn param(node: Node<'_>, at: usize, spec: &TemplateSpec, pd: &PassData, src: &[u
     let eq = leaves.iter().position(|l| l.kind() == "=");
     let before = &leaves[..eq.unwrap_or(leaves.len())];
     let name = match &spec.parameter_name {
-        Some(field) => node.child_by_field_name(field),
+        Some(step) => field_path(node, step),
         None => before
             .iter()
             .rev()
