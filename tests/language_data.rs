@@ -539,3 +539,71 @@ fn rust_modules_open_up_with_their_paths() {
     assert!(!out.contains("mod") && !out.contains("use"), "{out}");
     assert!(!out.contains("a::"), "{out}");
 }
+
+#[test]
+fn java_catch_types_go_with_their_bars() {
+    // `|` separates the types of a multi-catch: the middle one goes with one bar, in the
+    // tree phase (without the data, only the token pass finds it).
+    let d = Dir::new();
+    d.write(
+        "M.java",
+        "class M {\n    void f() throws java.io.IOException, InterruptedException {}\n\n\
+         \x20   void g() {\n        try { f(); } catch (java.io.IOException | IllegalStateException \
+         | InterruptedException e) {}\n    }\n}\n",
+    );
+    compiler_oracle(
+        &d,
+        &JAVAC,
+        "'InterruptedException e)' \"$1\" && grep -q 'catch (java.io.IOException'",
+    );
+    let (out, _) = reduce(&d, "M.java", &["--no-passes"]);
+    assert!(!out.contains("IllegalState"), "{out}");
+}
+
+#[test]
+fn rust_generic_parameters_go_with_their_arguments() {
+    // `A` and `B` go in one candidate each with their argument in `Pair<u8, String>`, and
+    // the field types become the argument (the lifetime stays, and uses may leave it out).
+    let d = Dir::new();
+    d.write(
+        "m.rs",
+        "pub struct Pair<'a, A, B> {\n    a: A,\n    b: Option<&'a B>,\n}\n\n\
+         pub fn marker(p: Pair<u8, String>) -> u8 {\n    p.a + 20\n}\n",
+    );
+    compiler_oracle(&d, &RUSTC, "'p.a + 20'");
+    let (out, _) = reduce(&d, "m.rs", &[]);
+    assert!(!out.contains("A") && !out.contains("B"), "{out}");
+    assert!(out.contains("a: u8") && out.contains("String"), "{out}");
+}
+
+#[test]
+fn java_type_parameters_go_with_their_arguments() {
+    // `B` (bounded) goes with its argument `String` from both uses, and `A` becomes the
+    // `Integer` every use gives it.
+    let d = Dir::new();
+    d.write(
+        "M.java",
+        "class M {\n    static class Pair<A, B extends Comparable<B>> {\n        A a;\n        B b;\n    }\n\n\
+         \x20   static int g(Pair<Integer, String> p) {\n        Pair<Integer, String> q = p;\n\
+         \x20       return q.a + 1;\n    }\n}\n",
+    );
+    compiler_oracle(&d, &JAVAC, "'a + 1'");
+    let (out, _) = reduce(&d, "M.java", &["--passes", "rewrite"]);
+    assert!(!out.contains('<'), "{out}");
+    assert!(out.contains("Integer a;"), "{out}");
+}
+
+#[test]
+fn typescript_type_parameters_go_with_their_arguments() {
+    // `U` goes with its argument, and `T` becomes the argument every use gives it.
+    let d = Dir::new();
+    d.write(
+        "m.ts",
+        "interface Box<T, U> {\n  value: T;\n  extra?: U;\n}\n\n\
+         export function marker(b: Box<string, number>): string {\n  return b.value + \"20\";\n}\n",
+    );
+    compiler_oracle(&d, &TSC, "'value + \"20\"'");
+    let (out, _) = reduce(&d, "m.ts", &["--passes", "rewrite"]);
+    assert!(!out.contains('<'), "{out}");
+    assert!(out.contains("value:"), "{out}");
+}

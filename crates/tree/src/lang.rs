@@ -9,7 +9,7 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use crate::pass_data::PassData;
-use crate::replace::{parse_positions, parse_replacements};
+use crate::replace::{parse_positions, parse_replacements, unescape};
 use crate::Error;
 
 #[cfg(test)]
@@ -273,6 +273,9 @@ pub(crate) struct LangData {
     sole: HashMap<(KindId, u16), KindId>,
     /// Kind -> the token every text of that kind begins with (the kinds of `sole`).
     leads: HashMap<KindId, Box<[u8]>>,
+    /// Canonical parent kind -> the tokens other than `,` that separate the items of a
+    /// list among its children (Java's `catch (A | B e)`, Rust's `T: A + B`).
+    separators: HashMap<KindId, Vec<Box<[u8]>>>,
     /// Compatibility groups per kind, one bit per line of compatible.txt (0: compatible only
     /// with itself).
     pub compat: Vec<u64>,
@@ -342,8 +345,16 @@ impl LangData {
         let mut kind_positions = HashMap::new();
         let mut sole = HashMap::new();
         let mut leads = HashMap::new();
+        let mut separators: HashMap<KindId, Vec<Box<[u8]>>> = HashMap::new();
         for (parent, field, class, only) in parse_positions(spec.positions) {
             let Some(p) = by_name(&parent) else { continue };
+            if let Some(sep) = field.strip_prefix('/').and_then(unescape) {
+                separators
+                    .entry(p)
+                    .or_default()
+                    .push(sep.into_bytes().into_boxed_slice());
+                continue;
+            }
             if let Some(kind) = field.strip_prefix('*').filter(|k| !k.is_empty()) {
                 if let Some(k) = by_name(kind) {
                     kind_positions.insert((p, k), class);
@@ -427,6 +438,7 @@ impl LangData {
             kind_positions,
             sole,
             leads,
+            separators,
             compat,
             family,
             link,
@@ -474,6 +486,16 @@ impl LangData {
     /// The token every text of `kind` begins with, for the kinds `sole_kind` names.
     pub fn leading_token(&self, kind: KindId) -> Option<&[u8]> {
         self.leads.get(&kind).map(|t| &t[..])
+    }
+
+    /// Whether a hidden token with this text separates the items of a list among the
+    /// children of a `parent` node: `,` everywhere, others where positions.tsv says so.
+    pub fn is_separator(&self, parent: KindId, text: &[u8]) -> bool {
+        text == b","
+            || self
+                .separators
+                .get(&parent)
+                .is_some_and(|seps| seps.iter().any(|s| **s == *text))
     }
 
     /// Position class of a child with this field (0: none) of a `parent` node: 0 required,

@@ -71,26 +71,34 @@ pub(crate) struct BodySpec {
     pub text: String,
 }
 
-/// `[templates]`: template declarations (a node of `kind` with its parameter list in field
-/// `parameters`) and their uses (nodes of `uses`: the template's name in field `name`, the
-/// arguments in field `arguments`), for the `templates` pass. A template's name is the one
-/// token at the first path of `names` that leads to one (`class_specifier.name`).
-/// A parameter's name is its last identifier before its `=`; where a removed parameter is
-/// used, its uses become the argument every use of the template gives it, else its default,
-/// else `value` for a parameter of `value_kinds` and `type` for any other.
+/// `[templates]`: generic declarations (nodes of `kinds` with their parameter list in field
+/// `parameters`: C++'s `template_declaration`, Rust's items) and their uses (nodes of `uses`:
+/// the declaration's name at the first of the steps `name` that leads to one node, a field
+/// or a kind of child, the arguments at the step `arguments`), for the `templates` pass. A
+/// declaration's name is the one token at the first path of `names` that leads to one
+/// (`class_specifier.name`). A parameter's name is at the step `parameter_name` where
+/// given, else its last identifier before its `=`; where a
+/// removed parameter is used, its uses become the argument every use of the template gives
+/// it, else its default, else `value` for a parameter of `value_kinds` and `type` for any
+/// other. Parameters and arguments of the `skip` kinds (Rust's lifetimes, which uses may
+/// leave out) neither count nor go.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct TemplateSpec {
-    pub kind: String,
+    pub kinds: Vec<String>,
     pub parameters: String,
     pub names: Vec<String>,
     pub uses: Vec<String>,
-    pub name: String,
+    pub name: Vec<String>,
     pub arguments: String,
     pub r#type: String,
     pub value: String,
     #[serde(default)]
     pub value_kinds: Vec<String>,
+    #[serde(default)]
+    pub parameter_name: Option<String>,
+    #[serde(default)]
+    pub skip: Vec<String>,
 }
 
 /// `[[unnests]]`: the nodes of `kind` with one name (the text of field `name`) opened up
@@ -551,14 +559,15 @@ impl PassData {
         }
         data.unnests = spec.unnests;
         if let Some(t) = &spec.templates {
-            for k in std::iter::once(&t.kind)
-                .chain(&t.uses)
-                .chain(&t.value_kinds)
-            {
+            for k in t.kinds.iter().chain(&t.uses).chain(&t.value_kinds) {
                 named_kind(k)?;
             }
-            for f in [&t.parameters, &t.name, &t.arguments] {
-                field(f)?;
+            for k in &t.skip {
+                named_kind(k)?;
+            }
+            field(&t.parameters)?;
+            for f in t.name.iter().chain(&t.parameter_name).chain([&t.arguments]) {
+                step(f)?;
             }
             for path in &t.names {
                 for f in path.split('.') {

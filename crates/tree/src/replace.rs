@@ -69,7 +69,9 @@ pub fn generate(src: &GrammarSources<'_>) -> Result<Vec<(&'static str, String)>,
          # token as in optional(seq('=', value))); 2 = one of several (multiple: true) may\n\
          # be removed while another remains; 0 = required; then, for a field that admits\n\
          # one named kind and no supertype, whose texts all begin with one token, that kind\n\
-         # and that token (hoisting puts nothing that begins otherwise there)\n",
+         # and that token (hoisting puts nothing that begins otherwise there);\n\
+         # parent<TAB>/TOKEN<TAB>2: TOKEN separates the items of a list in parent (an item\n\
+         # goes with one separator; `,` everywhere without a line)\n",
     );
     let occurrences = occurrences(&grammar);
     let leads = leading_tokens(&grammar);
@@ -142,6 +144,11 @@ pub fn generate(src: &GrammarSources<'_>) -> Result<Vec<(&'static str, String)>,
     extra.sort();
     for ((parent, key), class) in extra {
         pos.push_str(&format!("{parent}\t{key}\t{class}\n"));
+    }
+    for (parent, key) in occurrences.keys() {
+        if let Some(sep) = key.strip_prefix('/').filter(|&s| s != ",") {
+            pos.push_str(&format!("{parent}\t/{}\t2\n", escape(sep)));
+        }
     }
     Ok(vec![("replacements.tsv", repl), ("positions.tsv", pos)])
 }

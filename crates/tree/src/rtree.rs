@@ -74,7 +74,7 @@ const TOKEN: u16 = 1;
 const HIDDEN: u16 = 2;
 const OPTIONAL: u16 = 4;
 const PRUNED: u16 = 8;
-/// A hidden list separator (`,`).
+/// A hidden list separator (`,`, or another token where positions.tsv says so).
 const SEPARATOR: u16 = 16;
 /// Where a name is declared (see [`RTree::is_declaration`]).
 const DECLARES: u16 = 32;
@@ -271,7 +271,12 @@ impl RTree {
                         // candidates.
                         if !optional && !outer_named {
                             node.flags |= HIDDEN;
-                            if text == b"," {
+                            let list = self.nodes.get(parent as usize).map(|p| (p.inner, p.lang));
+                            let sep = match list {
+                                Some((kind, l)) if l == lang => data.is_separator(kind, text),
+                                _ => text == b",",
+                            };
+                            if sep {
                                 node.flags |= SEPARATOR;
                             }
                         }

@@ -1,7 +1,8 @@
 //! `[templates]`: a template parameter removed together with the argument each use gives it;
 //! where the template uses the parameter, its uses become that argument (instantiation).
 //! C-Vise's remove-unused-template-param, instantiate-template-param and
-//! template-non-type-arg-to-int, one candidate per template and parameter.
+//! template-non-type-arg-to-int, one candidate per template and parameter; the same for
+//! the generic parameters of Rust's items.
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -15,14 +16,18 @@ use crate::pass_data::{PassData, TemplateSpec};
 struct Decl {
     name: Vec<u8>,
     range: Range<usize>,
-    /// `template <...>` up to the declaration it declares.
+    /// What goes with the last parameter: `template <...>` up to the declaration it
+    /// declares where the name follows the list (C++), else the list (Rust's `<T>`).
     prefix: Range<usize>,
     list: Range<usize>,
+    /// The list's elements, skipped ones (`skip`) included.
+    elems: Vec<Range<usize>>,
     params: Vec<Param>,
 }
 
 struct Param {
-    range: Range<usize>,
+    /// Its index in [`Decl::elems`].
+    at: usize,
     name: Option<Vec<u8>>,
     default: Option<Vec<u8>>,
     value: bool,
@@ -33,7 +38,10 @@ struct Param {
 struct Use {
     name: Vec<u8>,
     list: Range<usize>,
-    args: Vec<Range<usize>>,
+    /// The list's elements, skipped ones included.
+    elems: Vec<Range<usize>>,
+    /// The indices in `elems` of the arguments that count.
+    args: Vec<usize>,
 }
 
 /// What one walk over the tree collects for [`Found::candidates`].
@@ -47,17 +55,22 @@ impl Found {
     pub(super) fn visit(&mut self, node: Node<'_>, pd: &PassData, src: &[u8]) {
         let Some(spec) = &pd.templates else { return };
         let kind = node.kind();
-        if kind == spec.kind {
+        if spec.kinds.iter().any(|k| k == kind) {
             self.decls.extend(decl(node, spec, pd, src));
         } else if spec.uses.iter().any(|u| u == kind) {
-            let name = node.child_by_field_name(&spec.name);
-            let list = node.child_by_field_name(&spec.arguments);
+            let name = spec.name.iter().find_map(|f| field_path(node, f));
+            let list = field_path(node, &spec.arguments);
             if let (Some(name), Some(list)) = (name, list) {
                 if name.child_count() == 0 {
+                    let elems = elements(list);
+                    let args = (0..elems.len())
+                        .filter(|&k| !spec.skip.iter().any(|s| s == elems[k].kind()))
+                        .collect();
                     self.uses.push(Use {
                         name: src[name.byte_range()].to_vec(),
                         list: list.byte_range(),
-                        args: elements(list),
+                        elems: elems.iter().map(Node::byte_range).collect(),
+                        args,
                     });
                 }
             }
@@ -123,7 +136,7 @@ fn remove_param(
     let arity = ds.iter().map(|d| d.params.len()).max().unwrap_or(0);
     let args: Vec<&[u8]> = uses
         .iter()
-        .filter_map(|u| u.args.get(i).map(|r| &src[r.clone()]))
+        .filter_map(|u| u.args.get(i).map(|&k| &src[u.elems[k].clone()]))
         .collect();
     let param = ds.iter().find_map(|d| d.params.get(i));
     let value = match args.split_first() {
@@ -140,11 +153,10 @@ fn remove_param(
     let mut replaced: Vec<Range<usize>> = Vec::new();
     for d in ds {
         let Some(p) = d.params.get(i) else { continue };
-        if d.params.len() == 1 {
+        if d.elems.len() == 1 {
             removed.push(d.prefix.clone());
         } else {
-            let elems: Vec<Range<usize>> = d.params.iter().map(|p| p.range.clone()).collect();
-            removed.push(remove_element(&elems, i));
+            removed.push(remove_element(&d.elems, p.at));
         }
         if let Some(pname) = &p.name {
             // Identifiers are in source order: those inside the declaration are a slice.
@@ -163,10 +175,10 @@ fn remove_param(
         }
     }
     for u in uses {
-        if arity == 1 {
+        if arity == 1 && u.elems.len() <= 1 {
             removed.push(u.list.clone());
-        } else if i < u.args.len() {
-            removed.push(remove_element(&u.args, i));
+        } else if let Some(&k) = u.args.get(i) {
+            removed.push(remove_element(&u.elems, k));
         }
     }
     let mut splices: Vec<(Range<usize>, Vec<u8>)> = removed
@@ -201,11 +213,10 @@ fn within(inner: &Range<usize>, outer: &Range<usize>) -> bool {
 }
 
 /// The named children of a list node (comments left out).
-fn elements(list: Node<'_>) -> Vec<Range<usize>> {
+fn elements(list: Node<'_>) -> Vec<Node<'_>> {
     let mut c = list.walk();
     list.named_children(&mut c)
         .filter(|n| !n.is_extra())
-        .map(|n| n.byte_range())
         .collect()
 }
 
@@ -215,40 +226,49 @@ fn decl(node: Node<'_>, spec: &TemplateSpec, pd: &PassData, src: &[u8]) -> Optio
         .names
         .iter()
         .find_map(|path| field_path(node, path).filter(|n| n.child_count() == 0))?;
-    // The declaration: the first named child after the parameter list.
-    let mut c = node.walk();
-    let declared = node
-        .named_children(&mut c)
-        .find(|n| n.start_byte() >= list.end_byte() && !n.is_extra())?;
-    let mut c = list.walk();
-    let params = list
-        .named_children(&mut c)
-        .filter(|n| !n.is_extra())
-        .map(|p| param(p, spec, pd, src))
+    let prefix = if name.end_byte() <= list.start_byte() {
+        list.byte_range()
+    } else {
+        // The declaration: the first named child after the parameter list.
+        let mut c = node.walk();
+        let declared = node
+            .named_children(&mut c)
+            .find(|n| n.start_byte() >= list.end_byte() && !n.is_extra())?;
+        node.start_byte()..declared.start_byte()
+    };
+    let elems = elements(list);
+    let params: Vec<Param> = (0..elems.len())
+        .filter(|&k| !spec.skip.iter().any(|s| s == elems[k].kind()))
+        .map(|k| param(elems[k], k, spec, pd, src))
         .collect();
     Some(Decl {
         name: src[name.byte_range()].to_vec(),
         range: node.byte_range(),
-        prefix: node.start_byte()..declared.start_byte(),
+        prefix,
         list: list.byte_range(),
+        elems: elems.iter().map(Node::byte_range).collect(),
         params,
     })
 }
 
-fn param(node: Node<'_>, spec: &TemplateSpec, pd: &PassData, src: &[u8]) -> Param {
+fn param(node: Node<'_>, at: usize, spec: &TemplateSpec, pd: &PassData, src: &[u8]) -> Param {
     let leaves = super::leaves(node);
     let eq = leaves.iter().position(|l| l.kind() == "=");
     let before = &leaves[..eq.unwrap_or(leaves.len())];
-    let name = before
-        .iter()
-        .rev()
-        .find(|l| l.is_named() && pd.identifiers.contains_key(l.kind()))
-        .map(|l| src[l.byte_range()].to_vec());
+    let name = match &spec.parameter_name {
+        Some(step) => field_path(node, step),
+        None => before
+            .iter()
+            .rev()
+            .find(|l| l.is_named() && pd.identifiers.contains_key(l.kind()))
+            .copied(),
+    }
+    .map(|l| src[l.byte_range()].to_vec());
     let default = eq
         .and_then(|e| leaves.get(e + 1))
         .map(|first| src[first.start_byte()..node.end_byte()].to_vec());
     Param {
-        range: node.byte_range(),
+        at,
         name,
         default,
         value: spec.value_kinds.iter().any(|k| k == node.kind()),

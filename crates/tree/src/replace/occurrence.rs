@@ -37,8 +37,9 @@ pub(super) fn class_of(states: &BTreeSet<Occurrence>) -> u8 {
 }
 
 /// For every (visible kind, field name or `*child_kind`), the occurrences of the child
-/// in the kind's rules (and aliases to it). Hidden rules (`_name`, inline) are expanded
-/// into their users. Walks use an explicit stack.
+/// in the kind's rules (and aliases to it); and for every separated list in a kind's rules,
+/// (kind, `/separator`) with the occurrence of its first item. Hidden rules (`_name`,
+/// inline) are expanded into their users. Walks use an explicit stack.
 pub(super) fn occurrences(grammar: &Value) -> BTreeMap<(String, String), BTreeSet<Occurrence>> {
     use Occurrence::*;
     let mut out: BTreeMap<(String, String), BTreeSet<Occurrence>> = BTreeMap::new();
@@ -112,7 +113,8 @@ pub(super) fn occurrences(grammar: &Value) -> BTreeMap<(String, String), BTreeSe
                     // removable as the list's place (a line of one statement in a block's
                     // repeat), and a later one may go with its separator while the first
                     // remains.
-                    if let Some(item) = separated_item(members) {
+                    if let Some((item, sep)) = separated_item(members) {
+                        record(format!("/{sep}"), state);
                         let later = if state == Required { Several } else { state };
                         stack.push((item, state, expanding.clone()));
                         stack.push((item, later, expanding));
@@ -140,9 +142,9 @@ pub(super) fn occurrences(grammar: &Value) -> BTreeMap<(String, String), BTreeSe
     out
 }
 
-/// The item of `seq(item, repeat(seq(separator, item)))`, a separated list whose separator
-/// is one token, e.g. tree-sitter's `sepBy1`.
-fn separated_item(members: &[Value]) -> Option<&Value> {
+/// The item and the separator of `seq(item, repeat(seq(separator, item)))`, a separated
+/// list whose separator is one token, e.g. tree-sitter's `sepBy1`.
+fn separated_item(members: &[Value]) -> Option<(&Value, &str)> {
     let [item, rest] = members else {
         return None;
     };
@@ -152,7 +154,8 @@ fn separated_item(members: &[Value]) -> Option<&Value> {
     let [sep, again] = rest["content"]["members"].as_array()?.as_slice() else {
         return None;
     };
-    (sep["type"] == "STRING" && again == item).then_some(item)
+    let sep = sep["value"].as_str().filter(|_| sep["type"] == "STRING")?;
+    (again == item).then_some((item, sep))
 }
 
 /// A field's content that may match nothing: a choice with a blank member (through

@@ -236,4 +236,13 @@ fn separated_lists_keep_their_items_removable() {
     // Not a separated list: the `=` ties its value.
     assert_eq!(class("init", "ty"), 0);
     assert_eq!(class("init", "stmt"), 0);
+    // The separators of the lists, by the visible kind whose children they are.
+    let seps: Vec<_> = occ.keys().filter(|(_, key)| key.starts_with('/')).collect();
+    assert_eq!(
+        seps,
+        [
+            &("program".to_string(), "/;".to_string()),
+            &("union".to_string(), "/|".to_string())
+        ]
+    );
 }
