@@ -30,13 +30,19 @@ use rustix::process::{kill_process_group, Pid, Signal};
 
 use self::rundir::RunDirs;
 use crate::group::ExitWatch;
-use crate::reaper::{Watchdog, MARKER_VAR};
+use crate::reaper::{kill_marked_by, Watchdog, MARKER_VAR};
 use crate::{Error, Oracle, Outcome, RunToken};
 
 mod rundir;
 
 /// How many lines of the oracle's stderr a [`RunReport`] keeps.
 pub const STDERR_HEAD_LINES: usize = 10;
+
+/// Environment variable set on the processes of one oracle run: its run directory. A run
+/// killed by treedd (timed out, lost bet, cancelled) also kills the processes that left
+/// its process group: `timeout COMMAND` puts itself and the command in a group of their
+/// own, so killing the oracle's group leaves a compiler running to its end.
+pub const RUN_VAR: &str = "TREEDD_RUN";
 /// How many bytes of the oracle's stderr a [`RunReport`] keeps at most.
 const STDERR_HEAD_BYTES: usize = 4096;
 
@@ -328,6 +334,7 @@ impl CommandOracle {
             } else {
                 Stdio::null()
             })
+            .env(RUN_VAR, dir.path())
             .process_group(0);
         if let Some(watchdog) = self.watchdog.as_ref().filter(|_| !self.marker_inherited) {
             cmd.env(MARKER_VAR, watchdog.marker());
@@ -378,6 +385,12 @@ impl CommandOracle {
             watchdog.forget(pid);
         }
         let status = child.wait();
+        if status
+            .as_ref()
+            .is_ok_and(|s| s.signal() == Some(Signal::KILL.as_raw()))
+        {
+            kill_marked_by(RUN_VAR, dir.path().as_os_str());
+        }
         let stderr_head = stderr.map(StderrHead::finish).unwrap_or_default();
         let (code, signal) = match &status {
             Ok(s) => (s.code(), s.signal()),

@@ -337,7 +337,12 @@ pub fn watchdog_main(mut input: impl Read, scratch: &Path) {
 /// an empty environment looks the same and costs the watchdog at most ten passes, after
 /// treedd is gone.
 pub fn kill_marked(marker: &OsStr) -> usize {
-    let mut needle = format!("{MARKER_VAR}=").into_bytes();
+    kill_marked_by(MARKER_VAR, marker)
+}
+
+/// [`kill_marked`] for the processes whose environment has `var` set to `marker`.
+pub(crate) fn kill_marked_by(var: &str, marker: &OsStr) -> usize {
+    let mut needle = format!("{var}=").into_bytes();
     needle.extend_from_slice(marker.as_bytes());
     needle.push(0);
     let me = std::process::id();

@@ -403,3 +403,32 @@ esac"#
     let mode = fs::read_to_string(t.path().join("mode")).unwrap();
     assert_ne!(mode.trim(), "700");
 }
+
+/// A killed run also kills what left its process group: `timeout` puts itself and its
+/// command in a group of their own, which the run's group kill does not reach.
+#[test]
+fn a_killed_run_kills_the_groups_its_processes_made() {
+    let t = tempfile::tempdir().unwrap();
+    let pidfile = t.path().join("pid");
+    let body = format!(
+        "timeout 30 sh -c 'echo $$ > {}; exec sleep 30'",
+        pidfile.display()
+    );
+    let o = oracle(t.path(), &body);
+    o.set_timeout(Some(Duration::from_millis(500)));
+    assert_eq!(o.run(b""), Outcome::TimedOut);
+    let pid: i32 = fs::read_to_string(&pidfile)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let gone = (0..100).any(|_| {
+        let alive =
+            fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| !s.contains(") Z "));
+        if alive {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        !alive
+    });
+    assert!(gone, "the command {pid} of `timeout` survived the run");
+}
