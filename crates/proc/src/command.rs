@@ -37,14 +37,14 @@ mod rundir;
 
 /// How many lines of the oracle's stderr a [`RunReport`] keeps.
 pub const STDERR_HEAD_LINES: usize = 10;
+/// How many bytes of the oracle's stderr a [`RunReport`] keeps at most.
+const STDERR_HEAD_BYTES: usize = 4096;
 
 /// Environment variable set on the processes of one oracle run: its run directory. A run
 /// killed by treedd (timed out, lost bet, cancelled) also kills the processes that left
 /// its process group: `timeout COMMAND` puts itself and the command in a group of their
 /// own, so killing the oracle's group leaves a compiler running to its end.
 pub const RUN_VAR: &str = "TREEDD_RUN";
-/// How many bytes of the oracle's stderr a [`RunReport`] keeps at most.
-const STDERR_HEAD_BYTES: usize = 4096;
 
 /// Everything known about one run, for diagnostics ("the original input is not interesting",
 /// `--verify`).

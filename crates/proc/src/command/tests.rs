@@ -168,6 +168,24 @@ fn runs_started_while_the_timeout_is_pending_get_the_timeout_set_later() {
     });
 }
 
+/// The pid a test oracle wrote to `file`.
+fn pid_in(file: &Path) -> i32 {
+    fs::read_to_string(file).unwrap().trim().parse().unwrap()
+}
+
+/// Whether process `pid` is gone within a second. A killed process may still be a zombie
+/// of a dead parent for a moment, which counts as gone.
+fn gone_soon(pid: i32) -> bool {
+    (0..100).any(|_| {
+        let alive =
+            fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| !s.contains(") Z "));
+        if alive {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        !alive
+    })
+}
+
 #[test]
 fn timeout_kills_group() {
     let t = tempfile::tempdir().unwrap();
@@ -180,21 +198,8 @@ fn timeout_kills_group() {
         let start = Instant::now();
         assert_eq!(o.run(b""), Outcome::TimedOut);
         assert!(start.elapsed() < Duration::from_secs(5));
-        let pid: i32 = fs::read_to_string(&pidfile)
-            .unwrap()
-            .trim()
-            .parse()
-            .unwrap();
-        // The grandchild was killed; it may still be a zombie of a dead parent for a moment.
-        let gone = (0..100).any(|_| {
-            let alive =
-                fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| !s.contains(") Z "));
-            if alive {
-                std::thread::sleep(Duration::from_millis(10));
-            }
-            !alive
-        });
-        assert!(gone, "grandchild {pid} survived the timeout");
+        let pid = pid_in(&pidfile);
+        assert!(gone_soon(pid), "grandchild {pid} survived the timeout");
     }
     assert!(only_run_dirs(&t.path().join("tmp")));
 }
@@ -417,18 +422,9 @@ fn a_killed_run_kills_the_groups_its_processes_made() {
     let o = oracle(t.path(), &body);
     o.set_timeout(Some(Duration::from_millis(500)));
     assert_eq!(o.run(b""), Outcome::TimedOut);
-    let pid: i32 = fs::read_to_string(&pidfile)
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap();
-    let gone = (0..100).any(|_| {
-        let alive =
-            fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| !s.contains(") Z "));
-        if alive {
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        !alive
-    });
-    assert!(gone, "the command {pid} of `timeout` survived the run");
+    let pid = pid_in(&pidfile);
+    assert!(
+        gone_soon(pid),
+        "the command {pid} of `timeout` survived the run"
+    );
 }
