@@ -72,16 +72,16 @@ pub(crate) struct BodySpec {
 }
 
 /// `[templates]`: generic declarations (nodes of `kinds` with their parameter list in field
-/// `parameters`: C++'s `template_declaration`, Rust's items) and their uses (nodes of `uses`:
-/// the declaration's name at the first of the steps `name` that leads to one node, a field
-/// or a kind of child, the arguments at the step `arguments`), for the `templates` pass. A
-/// declaration's name is the one token at the first path of `names` that leads to one
-/// (`class_specifier.name`). A parameter's name is at the step `parameter_name` where
-/// given, else its last identifier before its `=`; where a
-/// removed parameter is used, its uses become the argument every use of the template gives
-/// it, else its default, else `value` for a parameter of `value_kinds` and `type` for any
-/// other. Parameters and arguments of the `skip` kinds (Rust's lifetimes, which uses may
-/// leave out) neither count nor go.
+/// `parameters`: C++'s `template_declaration`, Rust's, TypeScript's and Java's generic
+/// items) and their uses (nodes of `uses`: the declaration's name at the first of the steps
+/// `name` that leads to one node, a field or a kind of child, the arguments at the step
+/// `arguments`), for the `templates` pass. A declaration's name is the one token at the
+/// first path of `names` that leads to one (`class_specifier.name`). A parameter's name is
+/// at the step `parameter_name` where given, else its last identifier before its `=`; where
+/// a removed parameter is used, its uses become the argument every use of the template
+/// gives it, else its default, else `value` for a parameter of `value_kinds` and `type` for
+/// any other. Parameters and arguments of the `skip` kinds (Rust's lifetimes, which uses
+/// may leave out) neither count nor go.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct TemplateSpec {

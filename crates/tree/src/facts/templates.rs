@@ -2,7 +2,7 @@
 //! where the template uses the parameter, its uses become that argument (instantiation).
 //! C-Vise's remove-unused-template-param, instantiate-template-param and
 //! template-non-type-arg-to-int, one candidate per template and parameter; the same for
-//! the generic parameters of Rust's items.
+//! the generic parameters of other languages' declarations (Rust, TypeScript, Java).
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -63,14 +63,11 @@ impl Found {
             if let (Some(name), Some(list)) = (name, list) {
                 if name.child_count() == 0 {
                     let elems = elements(list);
-                    let args = (0..elems.len())
-                        .filter(|&k| !spec.skip.iter().any(|s| s == elems[k].kind()))
-                        .collect();
                     self.uses.push(Use {
                         name: src[name.byte_range()].to_vec(),
                         list: list.byte_range(),
+                        args: counted(&elems, spec).collect(),
                         elems: elems.iter().map(Node::byte_range).collect(),
-                        args,
                     });
                 }
             }
@@ -220,6 +217,11 @@ fn elements(list: Node<'_>) -> Vec<Node<'_>> {
         .collect()
 }
 
+/// The indices of the elements that count (not of a `skip` kind).
+fn counted<'a>(elems: &'a [Node<'_>], spec: &'a TemplateSpec) -> impl Iterator<Item = usize> + 'a {
+    (0..elems.len()).filter(|&k| !spec.skip.iter().any(|s| s == elems[k].kind()))
+}
+
 fn decl(node: Node<'_>, spec: &TemplateSpec, pd: &PassData, src: &[u8]) -> Option<Decl> {
     let list = node.child_by_field_name(&spec.parameters)?;
     let name = spec
@@ -237,8 +239,7 @@ fn decl(node: Node<'_>, spec: &TemplateSpec, pd: &PassData, src: &[u8]) -> Optio
         node.start_byte()..declared.start_byte()
     };
     let elems = elements(list);
-    let params: Vec<Param> = (0..elems.len())
-        .filter(|&k| !spec.skip.iter().any(|s| s == elems[k].kind()))
+    let params: Vec<Param> = counted(&elems, spec)
         .map(|k| param(elems[k], k, spec, pd, src))
         .collect();
     Some(Decl {
