@@ -561,6 +561,21 @@ fn java_catch_types_go_with_their_bars() {
 }
 
 #[test]
+fn java_type_bounds_go_with_their_ampersands() {
+    // `&` separates the bounds after `extends`: the middle one goes with one ampersand, in
+    // the tree phase (without the data, a bound is required where it stands).
+    let d = Dir::new();
+    d.write(
+        "M.java",
+        "class M {\n    interface A {}\n    interface B {}\n    interface C {}\n\n\
+         \x20   static <T extends A & B & C> void f(T t) {}\n}\n",
+    );
+    compiler_oracle(&d, &JAVAC, "'T extends A' \"$1\" && grep -q '& C>'");
+    let (out, _) = reduce(&d, "M.java", &["--no-passes"]);
+    assert!(!out.contains("& B"), "{out}");
+}
+
+#[test]
 fn rust_generic_parameters_go_with_their_arguments() {
     // `A` and `B` go in one candidate each with their argument in `Pair<u8, String>`, and
     // the field types become the argument (the lifetime stays, and uses may leave it out).

@@ -113,22 +113,29 @@ pub(super) fn occurrences(grammar: &Value) -> BTreeMap<(String, String), BTreeSe
                     // removable as the list's place (a line of one statement in a block's
                     // repeat), and a later one may go with its separator while the first
                     // remains.
-                    if let Some((item, sep)) = separated_item(members) {
-                        record(format!("/{sep}"), state);
-                        let later = if state == Required { Several } else { state };
-                        stack.push((item, state, expanding.clone()));
-                        stack.push((item, later, expanding));
-                        continue;
-                    }
+                    // The list may follow a keyword (Java's `extends A & B`), which then
+                    // ties the list as a whole as it ties any child.
+                    let list = (0..members.len().saturating_sub(1))
+                        .find_map(|at| Some((at, separated_item(&members[at..at + 2])?)));
+                    let others: Vec<&Value> = match list {
+                        Some((at, _)) => members[..at].iter().chain(&members[at + 2..]).collect(),
+                        None => members.iter().collect(),
+                    };
                     // A token next to the child (other than a list comma) goes or stays
                     // with it, so the child is not removable on its own.
-                    let tied = members.iter().any(is_token_rule);
+                    let tied = others.iter().any(|m| is_token_rule(m));
                     let inner = if tied && matches!(state, Alone | Several) {
                         Tied
                     } else {
                         state
                     };
-                    for m in members {
+                    if let Some((_, (item, sep))) = list {
+                        record(format!("/{sep}"), inner);
+                        let later = if inner == Required { Several } else { inner };
+                        stack.push((item, inner, expanding.clone()));
+                        stack.push((item, later, expanding.clone()));
+                    }
+                    for m in others {
                         stack.push((m, inner, expanding.clone()));
                     }
                 }
@@ -143,7 +150,8 @@ pub(super) fn occurrences(grammar: &Value) -> BTreeMap<(String, String), BTreeSe
 }
 
 /// The item and the separator of `seq(item, repeat(seq(separator, item)))`, a separated
-/// list whose separator is one token, e.g. tree-sitter's `sepBy1`.
+/// list whose separator is one token, e.g. tree-sitter's `sepBy1`; `members` are two
+/// consecutive members of a sequence.
 fn separated_item(members: &[Value]) -> Option<(&Value, &str)> {
     let [item, rest] = members else {
         return None;

@@ -208,8 +208,9 @@ fn overrides_and_escapes() {
 #[test]
 fn separated_lists_keep_their_items_removable() {
     // `stmts` is `s (';' s)*` then a newline, repeated in `program` (Python's simple
-    // statements); `union` is `t ('|' t)*` in a required place; `init` is `x ('=' y)*`,
-    // whose `y` goes with its `=`.
+    // statements); `union` is `t ('|' t)*` in a required place; `bound` is
+    // `'extends' t ('&' t)*` (Java's type bounds); `init` is `x ('=' y)*`, whose `y` goes
+    // with its `=`.
     let grammar = r#"{"rules": {
             "program": {"type": "REPEAT", "content": {"type": "SYMBOL", "name": "_stmts"}},
             "_stmts": {"type": "SEQ", "members": [
@@ -220,6 +221,10 @@ fn separated_lists_keep_their_items_removable() {
             "union": {"type": "SEQ", "members": [{"type": "SYMBOL", "name": "ty"},
                 {"type": "REPEAT", "content": {"type": "SEQ", "members": [
                     {"type": "STRING", "value": "|"}, {"type": "SYMBOL", "name": "ty"}]}}]},
+            "bound": {"type": "SEQ", "members": [{"type": "STRING", "value": "extends"},
+                {"type": "SYMBOL", "name": "ty"},
+                {"type": "REPEAT", "content": {"type": "SEQ", "members": [
+                    {"type": "STRING", "value": "&"}, {"type": "SYMBOL", "name": "ty"}]}}]},
             "init": {"type": "SEQ", "members": [{"type": "SYMBOL", "name": "stmt"},
                 {"type": "REPEAT", "content": {"type": "SEQ", "members": [
                     {"type": "STRING", "value": "="}, {"type": "SYMBOL", "name": "ty"}]}}]},
@@ -233,6 +238,8 @@ fn separated_lists_keep_their_items_removable() {
     assert_eq!(class("program", "stmt"), 1);
     // A later type goes with its `|` while the first remains.
     assert_eq!(class("union", "ty"), 2);
+    // So does a later type after a keyword.
+    assert_eq!(class("bound", "ty"), 2);
     // Not a separated list: the `=` ties its value.
     assert_eq!(class("init", "ty"), 0);
     assert_eq!(class("init", "stmt"), 0);
@@ -241,6 +248,7 @@ fn separated_lists_keep_their_items_removable() {
     assert_eq!(
         seps,
         [
+            &("bound".to_string(), "/&".to_string()),
             &("program".to_string(), "/;".to_string()),
             &("union".to_string(), "/|".to_string())
         ]
