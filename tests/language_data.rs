@@ -592,6 +592,21 @@ fn rust_generic_parameters_go_with_their_arguments() {
 }
 
 #[test]
+fn rust_lifetime_parameters_go_with_their_arguments() {
+    // The struct's lifetime goes with the impl header's argument (`impl<'a> b<'a>` cannot
+    // leave it out), its use becoming `'static`; then the impl's own lifetime is unused.
+    let d = Dir::new();
+    d.write(
+        "m.rs",
+        "pub struct Holder<'a> {\n    item: &'a u8,\n}\n\nimpl<'a> Holder<'a> {\n\
+         \x20   pub fn get(&self) -> u8 {\n        *self.item + 20\n    }\n}\n",
+    );
+    compiler_oracle(&d, &RUSTC, "'item + 20'");
+    let (out, _) = reduce(&d, "m.rs", &[]);
+    assert!(!out.contains('\''), "{out}");
+}
+
+#[test]
 fn java_type_parameters_go_with_their_arguments() {
     // `B` (bounded) goes with its argument `String` from both uses, and `A` becomes the
     // `Integer` every use gives it.

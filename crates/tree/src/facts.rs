@@ -113,7 +113,7 @@ pub struct Facts {
     /// Merges from `[[merges]]`: a declaration's declarators joined to an earlier
     /// declaration (splices, sorted: `int b; long c;` -> `int b, c;` or `long b, c;`).
     pub merges: Vec<Vec<(Range<usize>, Vec<u8>)>>,
-    /// Template parameters removed with their arguments, from `[templates]` (splices,
+    /// Template parameters removed with their arguments, from `[[templates]]` (splices,
     /// sorted), per template and parameter.
     pub templates: Vec<Vec<(Range<usize>, Vec<u8>)>>,
     /// Scopes opened up from `[[unnests]]`, with their qualifiers (splices, sorted).
@@ -215,7 +215,8 @@ fn add_facts(
         .map(|i| (i.range.start_byte, i.range.end_byte, i.holder))
         .collect();
     let mut unnests = unnest::Found::new(&pd.unnests);
-    let mut templates = templates::Found::default();
+    let mut templates: Vec<templates::Found> =
+        pd.templates.iter().map(templates::Found::new).collect();
     let (first_token, first_ident) = (facts.tokens.len(), facts.idents.len());
     let mut merges = merge::Scopes::default();
     parse::walk_in(tree, |node, ancestors| {
@@ -227,7 +228,9 @@ fn add_facts(
         if !pd.unnests.is_empty() {
             unnests.visit(node, &pd.unnests, src);
         }
-        templates.visit(node, pd, src);
+        for t in &mut templates {
+            t.visit(node, pd, src);
+        }
         let named = node.is_named();
         if named {
             if let Some(spec) = pd.functions.iter().find(|s| s.kind == kind) {
@@ -344,8 +347,10 @@ fn add_facts(
         .strips
         .extend(strip::strips(pd, src, &facts.tokens[first_token..]));
     facts.unnests.extend(unnests.unnests());
-    let templates = templates.candidates(pd, &facts.idents[first_ident..], src);
-    facts.templates.extend(templates);
+    for t in templates {
+        let candidates = t.candidates(&facts.idents[first_ident..], src);
+        facts.templates.extend(candidates);
+    }
     if !pd.bodies.is_empty() && pd.declarations.iter().any(|d| d.must_use) {
         let tied = bodies::tied(pd, tree, &facts.idents[first_ident..], src);
         facts.tied.extend(tied);

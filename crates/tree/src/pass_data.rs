@@ -55,7 +55,7 @@ struct PassSpec {
     #[serde(default)]
     pub unnests: Vec<UnnestSpec>,
     #[serde(default)]
-    pub templates: Option<TemplateSpec>,
+    pub templates: Vec<TemplateSpec>,
     #[serde(default)]
     pub bodies: Vec<BodySpec>,
 }
@@ -71,7 +71,7 @@ pub(crate) struct BodySpec {
     pub text: String,
 }
 
-/// `[templates]`: generic declarations (nodes of `kinds` with their parameter list in field
+/// `[[templates]]`: generic declarations (nodes of `kinds` with their parameter list in field
 /// `parameters`: C++'s `template_declaration`, Rust's, TypeScript's and Java's generic
 /// items) and their uses (nodes of `uses`: the declaration's name at the first of the steps
 /// `name` that leads to one node, a field or a kind of child, the arguments at the step
@@ -79,9 +79,11 @@ pub(crate) struct BodySpec {
 /// first path of `names` that leads to one (`class_specifier.name`). A parameter's name is
 /// at the step `parameter_name` where given, else its last identifier before its `=`; where
 /// a removed parameter is used, its uses become the argument every use of the template
-/// gives it, else its default, else `value` for a parameter of `value_kinds` and `type` for
-/// any other. Parameters and arguments of the `skip` kinds (Rust's lifetimes, which uses
-/// may leave out) neither count nor go.
+/// gives it (unless `instantiate = false`), else its default, else `value` for a parameter
+/// of `value_kinds` and `type` for any other. The uses are the identifier tokens with the parameter's name, or the nodes of
+/// kind `references` with its text (Rust's lifetimes: `'a`). Parameters and arguments of the
+/// `skip` kinds, and where `only` is given those not of its kinds, neither count nor go
+/// (Rust's lifetimes, which uses may leave out, have a table of their own).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct TemplateSpec {
@@ -99,6 +101,16 @@ pub(crate) struct TemplateSpec {
     pub parameter_name: Option<String>,
     #[serde(default)]
     pub skip: Vec<String>,
+    #[serde(default)]
+    pub only: Vec<String>,
+    #[serde(default)]
+    pub references: Option<String>,
+    #[serde(default = "yes")]
+    pub instantiate: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// `[[unnests]]`: the nodes of `kind` with one name (the text of field `name`) opened up
@@ -397,8 +409,8 @@ pub(crate) struct PassData {
     pub drops: Vec<DropSpec>,
     /// Scopes opened up with their qualifiers (`[[unnests]]`).
     pub unnests: Vec<UnnestSpec>,
-    /// Template declarations and their uses (`[templates]`).
-    pub templates: Option<TemplateSpec>,
+    /// Template declarations and their uses (`[[templates]]`).
+    pub templates: Vec<TemplateSpec>,
     /// Bodies that may be emptied (`[[bodies]]`).
     pub bodies: Vec<BodySpec>,
 }
@@ -558,11 +570,9 @@ impl PassData {
             }
         }
         data.unnests = spec.unnests;
-        if let Some(t) = &spec.templates {
-            for k in t.kinds.iter().chain(&t.uses).chain(&t.value_kinds) {
-                named_kind(k)?;
-            }
-            for k in &t.skip {
+        for t in &spec.templates {
+            let kinds = t.kinds.iter().chain(&t.uses).chain(&t.value_kinds);
+            for k in kinds.chain(&t.skip).chain(&t.only).chain(&t.references) {
                 named_kind(k)?;
             }
             field(&t.parameters)?;

@@ -3,7 +3,7 @@
 //! up (`[[unwraps]]`), declarations merged into earlier ones (`[[merges]]`: C-Reduce's
 //! combine-local-var, combine-global-var and local-to-global), scopes opened up with their
 //! qualifiers (`[[unnests]]`: C-Vise's remove-namespace) and template parameters removed with
-//! their arguments (`[templates]`: C-Vise's remove-unused-template-param and
+//! their arguments (`[[templates]]`: C-Vise's remove-unused-template-param and
 //! instantiate-template-param).
 
 use std::ops::Range;

@@ -1,4 +1,4 @@
-//! `[templates]`: a template parameter removed together with the argument each use gives it;
+//! `[[templates]]`: a template parameter removed together with the argument each use gives it;
 //! where the template uses the parameter, its uses become that argument (instantiation).
 //! C-Vise's remove-unused-template-param, instantiate-template-param and
 //! template-non-type-arg-to-int, one candidate per template and parameter; the same for
@@ -44,17 +44,31 @@ struct Use {
     args: Vec<usize>,
 }
 
-/// What one walk over the tree collects for [`Found::candidates`].
-#[derive(Default)]
-pub(super) struct Found {
+/// What one walk over the tree collects for [`Found::candidates`], for one table.
+pub(super) struct Found<'s> {
+    spec: &'s TemplateSpec,
     decls: Vec<Decl>,
     uses: Vec<Use>,
+    /// The nodes of the `references` kind, in source order.
+    refs: Vec<Range<usize>>,
 }
 
-impl Found {
+impl<'s> Found<'s> {
+    pub(super) fn new(spec: &'s TemplateSpec) -> Found<'s> {
+        Found {
+            spec,
+            decls: Vec::new(),
+            uses: Vec::new(),
+            refs: Vec::new(),
+        }
+    }
+
     pub(super) fn visit(&mut self, node: Node<'_>, pd: &PassData, src: &[u8]) {
-        let Some(spec) = &pd.templates else { return };
+        let spec = self.spec;
         let kind = node.kind();
+        if spec.references.as_deref() == Some(kind) {
+            self.refs.push(node.byte_range());
+        }
         if spec.kinds.iter().any(|k| k == kind) {
             self.decls.extend(decl(node, spec, pd, src));
         } else if spec.uses.iter().any(|u| u == kind) {
@@ -79,12 +93,17 @@ impl Found {
     /// declarations replaced.
     pub(super) fn candidates(
         self,
-        pd: &PassData,
         idents: &[Ident],
         src: &[u8],
     ) -> Vec<Vec<(Range<usize>, Vec<u8>)>> {
-        let Some(spec) = &pd.templates else {
+        let spec = self.spec;
+        if self.decls.is_empty() {
             return Vec::new();
+        }
+        // Where a parameter's name may stand, in source order.
+        let refs: Vec<Range<usize>> = match spec.references {
+            Some(_) => self.refs,
+            None => idents.iter().map(|id| id.range.clone()).collect(),
         };
         let mut names: Vec<&[u8]> = Vec::new();
         let mut decls: HashMap<&[u8], Vec<&Decl>> = HashMap::new();
@@ -101,6 +120,16 @@ impl Found {
         for u in &self.uses {
             uses.entry(&u.name).or_default().push(u);
         }
+        // Where the uses become nothing (elided lifetimes), a use that is an argument goes
+        // as an element of its list: the list's range and elements by the argument's range.
+        let mut arguments: HashMap<Range<usize>, (&Use, usize)> = HashMap::new();
+        if spec.r#type.is_empty() {
+            for u in &self.uses {
+                for (k, e) in u.elems.iter().enumerate() {
+                    arguments.insert(e.clone(), (u, k));
+                }
+            }
+        }
         let mut out = Vec::new();
         for name in names {
             let ds = &decls[name];
@@ -113,7 +142,7 @@ impl Found {
                 {
                     continue;
                 }
-                out.push(remove_param(ds, uses, i, spec, idents, src));
+                out.push(remove_param(ds, uses, i, spec, &refs, &arguments, src));
             }
         }
         out.retain(|c| !c.is_empty());
@@ -121,13 +150,15 @@ impl Found {
     }
 }
 
-/// The candidate removing parameter `i` of the declarations `ds` of one template.
+/// The candidate removing parameter `i` of the declarations `ds` of one template; `refs` are
+/// where a parameter's name may stand, in source order.
 fn remove_param(
     ds: &[&Decl],
     uses: &[&Use],
     i: usize,
     spec: &TemplateSpec,
-    idents: &[Ident],
+    refs: &[Range<usize>],
+    arguments: &HashMap<Range<usize>, (&Use, usize)>,
     src: &[u8],
 ) -> Vec<(Range<usize>, Vec<u8>)> {
     let arity = ds.iter().map(|d| d.params.len()).max().unwrap_or(0);
@@ -137,7 +168,9 @@ fn remove_param(
         .collect();
     let param = ds.iter().find_map(|d| d.params.get(i));
     let value = match args.split_first() {
-        Some((first, rest)) if rest.iter().all(|a| a == first) => first.to_vec(),
+        Some((first, rest)) if spec.instantiate && rest.iter().all(|a| a == first) => {
+            first.to_vec()
+        }
         _ => match param.and_then(|p| p.default.clone()) {
             Some(default) => default,
             None if param.is_some_and(|p| p.value) => spec.value.as_bytes().to_vec(),
@@ -156,27 +189,40 @@ fn remove_param(
             removed.push(remove_element(&d.elems, p.at));
         }
         if let Some(pname) = &p.name {
-            // Identifiers are in source order: those inside the declaration are a slice.
-            let lo = idents.partition_point(|id| id.range.start < d.range.start);
-            let hi = idents.partition_point(|id| id.range.start < d.range.end);
+            // Those inside the declaration are a slice.
+            let lo = refs.partition_point(|r| r.start < d.range.start);
+            let hi = refs.partition_point(|r| r.start < d.range.end);
             replaced.extend(
-                idents[lo..hi.max(lo)]
+                refs[lo..hi.max(lo)]
                     .iter()
-                    .filter(|id| {
-                        within(&id.range, &d.range)
-                            && !within(&id.range, &d.list)
-                            && &src[id.range.clone()] == pname.as_slice()
+                    .filter(|r| {
+                        within(r, &d.range)
+                            && !within(r, &d.list)
+                            && &src[(*r).clone()] == pname.as_slice()
                     })
-                    .map(|id| id.range.clone()),
+                    .cloned(),
             );
         }
     }
     for u in uses {
-        if arity == 1 && u.elems.len() <= 1 {
+        if arity == 1 && u.elems.len() <= 1 && u.args.len() == u.elems.len() {
             removed.push(u.list.clone());
         } else if let Some(&k) = u.args.get(i) {
             removed.push(remove_element(&u.elems, k));
         }
+    }
+    if value.is_empty() {
+        replaced.retain(|r| match arguments.get(r) {
+            Some((u, k)) => {
+                removed.push(if u.elems.len() == 1 {
+                    u.list.clone()
+                } else {
+                    remove_element(&u.elems, *k)
+                });
+                false
+            }
+            None => true,
+        });
     }
     let mut splices: Vec<(Range<usize>, Vec<u8>)> = removed
         .into_iter()
@@ -217,9 +263,14 @@ fn elements(list: Node<'_>) -> Vec<Node<'_>> {
         .collect()
 }
 
-/// The indices of the elements that count (not of a `skip` kind).
+/// The indices of the elements that count (not of a `skip` kind; of an `only` kind where
+/// given).
 fn counted<'a>(elems: &'a [Node<'_>], spec: &'a TemplateSpec) -> impl Iterator<Item = usize> + 'a {
-    (0..elems.len()).filter(|&k| !spec.skip.iter().any(|s| s == elems[k].kind()))
+    (0..elems.len()).filter(|&k| {
+        let kind = elems[k].kind();
+        !spec.skip.iter().any(|s| s == kind)
+            && (spec.only.is_empty() || spec.only.iter().any(|o| o == kind))
+    })
 }
 
 fn decl(node: Node<'_>, spec: &TemplateSpec, pd: &PassData, src: &[u8]) -> Option<Decl> {
