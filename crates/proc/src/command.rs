@@ -389,7 +389,7 @@ impl CommandOracle {
             .as_ref()
             .is_ok_and(|s| s.signal() == Some(Signal::KILL.as_raw()))
         {
-            kill_marked_by(RUN_VAR, dir.path().as_os_str());
+            kill_marked_by(RUN_VAR, dir.path().as_os_str(), Some(start));
         }
         let stderr_head = stderr.map(StderrHead::finish).unwrap_or_default();
         let (code, signal) = match &status {

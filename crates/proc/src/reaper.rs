@@ -42,7 +42,7 @@ use std::os::unix::fs::{DirBuilderExt, MetadataExt};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rustix::fs::{flock, FlockOperation};
 use rustix::process::{kill_process, kill_process_group, Pid, Signal};
@@ -337,11 +337,15 @@ pub fn watchdog_main(mut input: impl Read, scratch: &Path) {
 /// an empty environment looks the same and costs the watchdog at most ten passes, after
 /// treedd is gone.
 pub fn kill_marked(marker: &OsStr) -> usize {
-    kill_marked_by(MARKER_VAR, marker)
+    kill_marked_by(MARKER_VAR, marker, None)
 }
 
-/// [`kill_marked`] for the processes whose environment has `var` set to `marker`.
-pub(crate) fn kill_marked_by(var: &str, marker: &OsStr) -> usize {
+/// [`kill_marked`] for the processes whose environment has `var` set to `marker`. With
+/// `since`, a process in `execve` counts only if it started after that moment (less a clock
+/// tick): one of a run's processes cannot be older than the run, and a long-lived process
+/// with an empty environment elsewhere on the machine then costs no second pass.
+pub(crate) fn kill_marked_by(var: &str, marker: &OsStr, since: Option<Instant>) -> usize {
+    let born_after = since.and_then(ticks_since_boot);
     let mut needle = format!("{var}=").into_bytes();
     needle.extend_from_slice(marker.as_bytes());
     needle.push(0);
@@ -367,7 +371,7 @@ pub(crate) fn kill_marked_by(var: &str, marker: &OsStr) -> usize {
                 continue;
             };
             if env.is_empty() {
-                in_exec += usize::from(may_be_in_exec(&entry.path()));
+                in_exec += usize::from(may_be_in_exec(&entry.path(), born_after));
                 continue;
             }
             let hit = env
@@ -390,10 +394,21 @@ pub(crate) fn kill_marked_by(var: &str, marker: &OsStr) -> usize {
     killed
 }
 
+/// The clock ticks from boot to `at` (less one), the unit of a process's start time in
+/// `/proc/PID/stat`; `None` where `/proc/uptime` cannot be read.
+fn ticks_since_boot(at: Instant) -> Option<u64> {
+    let uptime = fs::read_to_string("/proc/uptime").ok()?;
+    let now: f64 = uptime.split_ascii_whitespace().next()?.parse().ok()?;
+    let then = now - at.elapsed().as_secs_f64();
+    let ticks = then * rustix::param::clock_ticks_per_second() as f64;
+    Some((ticks as u64).saturating_sub(1))
+}
+
 /// Whether a process whose `environ` reads empty may be inside `execve`: neither a zombie
-/// nor a kernel thread (both have no environment for good). From `/proc/PID/stat`: the
-/// state, and `PF_KTHREAD` in the flags (the seventh field after the command name).
-fn may_be_in_exec(proc_dir: &Path) -> bool {
+/// nor a kernel thread (both have no environment for good), nor started before tick
+/// `born_after` where given. From `/proc/PID/stat`: the state, `PF_KTHREAD` in the flags
+/// (the seventh field after the command name) and the start time (the twentieth).
+fn may_be_in_exec(proc_dir: &Path, born_after: Option<u64>) -> bool {
     const PF_KTHREAD: u64 = 0x0020_0000;
     let Ok(stat) = fs::read(proc_dir.join("stat")) else {
         return false;
@@ -405,7 +420,10 @@ fn may_be_in_exec(proc_dir: &Path) -> bool {
     let mut fields = fields.split_ascii_whitespace();
     let state = fields.next();
     let flags = fields.nth(5).and_then(|f| f.parse::<u64>().ok());
-    !matches!(state, Some("Z" | "X")) && flags.is_some_and(|f| f & PF_KTHREAD == 0)
+    let start = fields.nth(12).and_then(|f| f.parse::<u64>().ok());
+    !matches!(state, Some("Z" | "X"))
+        && flags.is_some_and(|f| f & PF_KTHREAD == 0)
+        && born_after.is_none_or(|b| start.is_some_and(|s| s >= b))
 }
 
 #[cfg(test)]
@@ -510,14 +528,42 @@ mod tests {
     fn kernel_threads_and_zombies_are_not_taken_for_processes_in_exec() {
         // kthreadd (pid 2) is a kernel thread; a child not waited for is a zombie.
         if fs::read_to_string("/proc/2/stat").is_ok_and(|s| s.contains("(kthreadd)")) {
-            assert!(!may_be_in_exec(Path::new("/proc/2")));
+            assert!(!may_be_in_exec(Path::new("/proc/2"), None));
         }
         let mut child = Command::new("true").spawn().unwrap();
         let dir = PathBuf::from(format!("/proc/{}", child.id()));
         assert!(wait_gone(child.id()), "exits");
-        assert!(!may_be_in_exec(&dir));
+        assert!(!may_be_in_exec(&dir, None));
         let _ = child.wait();
-        assert!(may_be_in_exec(Path::new("/proc/self")));
+        assert!(may_be_in_exec(Path::new("/proc/self"), None));
+    }
+
+    #[test]
+    fn a_process_older_than_the_run_is_not_taken_for_one_in_exec() {
+        // `env -i` leaves its command an empty environment for good: it looks like a process
+        // inside `execve`, unless it started before the run did.
+        let mut quiet = Command::new("env")
+            .args(["-i", "/bin/sleep", "100"])
+            .spawn()
+            .unwrap();
+        let dir = PathBuf::from(format!("/proc/{}", quiet.id()));
+        let exec_done = (0..300).any(|_| {
+            let done = fs::read_to_string(dir.join("comm")).is_ok_and(|c| c.trim() == "sleep");
+            if !done {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            done
+        });
+        assert!(exec_done, "env runs sleep");
+        std::thread::sleep(Duration::from_millis(100));
+        let run_start = Instant::now();
+        assert_eq!(fs::read(dir.join("environ")).unwrap(), b"");
+        assert!(may_be_in_exec(&dir, None));
+        assert!(!may_be_in_exec(&dir, ticks_since_boot(run_start)));
+        let born_before = ticks_since_boot(run_start - Duration::from_secs(5));
+        assert!(may_be_in_exec(&dir, born_before));
+        let _ = quiet.kill();
+        let _ = quiet.wait();
     }
 
     #[test]
