@@ -40,6 +40,8 @@ struct LayoutSpec {
     #[serde(default)]
     separated: Vec<String>,
     #[serde(default)]
+    hugging: Vec<String>,
+    #[serde(default)]
     separators: Vec<String>,
     #[serde(default)]
     space_before: Vec<String>,
@@ -97,6 +99,7 @@ struct Layout {
     spaced: HashSet<String>,
     tight: HashSet<String>,
     separated: HashSet<String>,
+    hugging: HashSet<String>,
     separators: HashSet<String>,
     space_before: HashSet<String>,
     space_after: HashSet<String>,
@@ -180,6 +183,7 @@ impl Layout {
             spaced: kinds(&spec.spaced, "spaced")?,
             tight: kinds(&spec.tight, "tight")?,
             separated: kinds(&spec.separated, "separated")?,
+            hugging: kinds(&spec.hugging, "hugging")?,
             separators: tokens(&spec.separators, "separators")?,
             space_before: tokens(&spec.space_before, "space_before")?,
             space_after: tokens(&spec.space_after, "space_after")?,
@@ -417,7 +421,7 @@ fn lay_out(
             if previous_end.is_some() {
                 if tight {
                     gaps[ca].tight = true;
-                } else if separated {
+                } else if separated && !layout.hugging.contains(child.kind()) {
                     gaps[ca].separated = true;
                 }
             }

@@ -176,6 +176,26 @@ fn java_classes_and_statements() {
 }
 
 #[test]
+fn java_generic_methods_and_bounds() {
+    // A method's header is spaced between its parts, but not before its parameters.
+    check(
+        Lang::Java,
+        "class A{interface B{}interface C{}<T extends B&C>void f(T t){}public static<T>java.util.List<T>g()throws Exception{return null;}A(int a){}}",
+        expect![[r#"
+            class A {
+                interface B {}
+                interface C {}
+                <T extends B & C> void f(T t) {}
+                public static <T> java.util.List<T> g() throws Exception {
+                    return null;
+                }
+                A(int a) {}
+            }
+        "#]],
+    );
+}
+
+#[test]
 fn rust_items_and_macros() {
     check(
         Lang::Rust,
