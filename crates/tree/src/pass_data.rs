@@ -54,10 +54,24 @@ struct PassSpec {
     pub drops: Vec<DropSpec>,
     #[serde(default)]
     pub unnests: Vec<UnnestSpec>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "one_or_many")]
     pub templates: Vec<TemplateSpec>,
     #[serde(default)]
     pub bodies: Vec<BodySpec>,
+}
+
+/// A table or an array of tables (`[templates]` as well as `[[templates]]`), with the
+/// tables' own errors (an unknown field by its name).
+fn one_or_many<'de, D, T>(d: D) -> Result<Vec<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::de::DeserializeOwned,
+{
+    use serde::de::Error;
+    match toml::Value::deserialize(d)? {
+        many @ toml::Value::Array(_) => many.try_into().map_err(D::Error::custom),
+        one => Ok(vec![one.try_into().map_err(D::Error::custom)?]),
+    }
 }
 
 /// `[[bodies]]`: the body of a node of `kind` (its child in `field`) may become `text`, a body
@@ -646,6 +660,27 @@ mod tests {
             template_pieces("{a} {{x}}").unwrap(),
             [Piece::Field("a".into()), Piece::Text(" {x}".into())]
         );
+    }
+
+    #[test]
+    fn templates_are_one_table_or_several() {
+        let ts: tree_sitter::Language = tree_sitter_c::LANGUAGE.into();
+        let table = "kinds = [\"struct_specifier\"]\nparameters = \"body\"\nnames = [\"name\"]\n\
+                     uses = [\"struct_specifier\"]\nname = [\"name\"]\narguments = \"body\"\n\
+                     type = \"int\"\nvalue = \"0\"\n";
+        let one = PassData::new(
+            "c",
+            &format!("[templates]\n{table}"),
+            &ts,
+            std::iter::empty(),
+        );
+        assert_eq!(one.unwrap().templates.len(), 1);
+        let two = format!("[[templates]]\n{table}[[templates]]\n{table}");
+        let two = PassData::new("c", &two, &ts, std::iter::empty());
+        assert_eq!(two.unwrap().templates.len(), 2);
+        let typo = format!("[templates]\n{table}kindz = []\n");
+        let err = PassData::new("c", &typo, &ts, std::iter::empty()).unwrap_err();
+        assert!(err.contains("unknown field `kindz`"), "{err}");
     }
 
     #[test]
