@@ -20,15 +20,15 @@ pub(super) const RUN_CHECKPOINTS: [u64; 4] = [100, 300, 1_000, 3_000];
 pub(super) const SHARES: [u64; 3] = [50, 90, 99];
 
 /// The best size (non-whitespace characters) after `seconds` of wall time: the input's until
-/// the first improvement, the output's once the run has ended. `None` past the run's time
-/// limit, or without a trace.
+/// the first improvement, the output's once the run has ended (also past its time limit: it
+/// needed no more). `None` past the time limit of a run cut there, or without a trace.
 pub(super) fn size_at_seconds(row: &Row, seconds: f64) -> Option<u64> {
     let trace = row.usable_trace()?;
-    if seconds > row.time_limit_seconds {
-        return None;
-    }
     if seconds >= row.wall_seconds && !row.timed_out {
         return Some(row.output_chars);
+    }
+    if seconds > row.time_limit_seconds {
+        return None;
     }
     Some(
         trace
@@ -199,7 +199,7 @@ pub(super) fn checkpoint_section(rows: &[Row], jobs: usize) -> String {
          (those within the time limit) and after oracle runs (those some run reached), its \
          final size (End), and the wall time (oracle runs) it took to remove 50%, 90% and 99% \
          of what it removed in the end; from each run's trace (treedd's `--stats` `trace`, the \
-         peers' wrapper logs). `—`: past the run's time limit, cut at the time limit before \
+         peers' wrapper logs). `—`: past the time limit of a run cut there, cut at the time limit before \
          that many oracle runs, or nothing removed; bold: the smallest of a test at that \
          checkpoint; `†`: cut at the time limit.\n\n{table}"
     )
@@ -250,7 +250,20 @@ mod tests {
         );
         assert_eq!(size_at_seconds(&r, 300.0), Some(150));
         assert_eq!(size_at_seconds(&r, 900.0), Some(100), "ended: the output");
-        assert_eq!(size_at_seconds(&r, 3_600.0), None, "past the time limit");
+        assert_eq!(
+            size_at_seconds(&r, 3_600.0),
+            Some(100),
+            "ended: the output past the time limit too"
+        );
+        let mut cut = r.clone();
+        cut.timed_out = true;
+        cut.wall_seconds = 900.0;
+        assert_eq!(size_at_seconds(&cut, 600.0), Some(100));
+        assert_eq!(
+            size_at_seconds(&cut, 3_600.0),
+            None,
+            "cut: past the time limit"
+        );
         let mut no_trace = r.clone();
         no_trace.trace = None;
         assert_eq!(size_at_seconds(&no_trace, 60.0), None);
