@@ -28,7 +28,7 @@
 //! (step) it is in, and its next tests use the free permits. The assumed run is never killed;
 //! if it answers anything but "interesting", the algorithm's stop flag is raised and the step
 //! that made the assumption is replayed ([`Lookahead::take_failed`]). Assumptions are made
-//! only while a replay would cost little ([`REPLAY_FACTOR`]). This is branch prediction with
+//! only while a replay would cost little ([`replay::REPLAY_FACTOR`]). This is branch prediction with
 //! rollback, as in processors; the rollback is a deterministic replay from a checkpoint.
 //!
 //! **Bets on success** ([`Lookahead::announce_if`]): a weaker bet, for the time before a run
@@ -61,11 +61,13 @@ use std::time::{Duration, Instant};
 
 use super::cache::Key;
 use durations::Durations;
+use replay::Mispredictions;
 use runs::{branch_candidate, drop_after, end_branch, make_room, preempt, release};
 use streak::Streak;
 use treedd_proc::RunToken;
 
 mod durations;
+mod replay;
 mod runs;
 mod streak;
 
@@ -127,9 +129,8 @@ struct State {
     assumptions: u64,
     /// See [`SCALE_UP`].
     assume_scale: f64,
-    /// The recent assumptions' outcomes, oldest first: true where one failed (see
-    /// [`replay_is_cheap`]).
-    mispredictions: VecDeque<bool>,
+    /// The recent assumptions' outcomes (see [`replay_is_cheap`]).
+    mispredictions: Mispredictions,
     /// Waits in [`Lookahead::request`] that ended by the clock, not by a wake-up.
     #[cfg(test)]
     clock_waits: u64,
@@ -220,7 +221,7 @@ impl Lookahead {
                 unit: None,
                 assumptions: 0,
                 assume_scale: 1.0,
-                mispredictions: VecDeque::new(),
+                mispredictions: Mispredictions::default(),
                 #[cfg(test)]
                 clock_waits: 0,
             }),
@@ -528,10 +529,7 @@ impl Lookahead {
             } else {
                 s.assume_scale = (s.assume_scale * SCALE_DOWN).max(1.0);
             }
-            if s.mispredictions.len() == MISPREDICTION_WINDOW {
-                s.mispredictions.pop_front();
-            }
-            s.mispredictions.push_back(mispredicted);
+            s.mispredictions.add(mispredicted);
         }
         if let (Some(interesting), Some(Slot::Running { since, .. })) =
             (interesting, s.slots.get(&key))
@@ -738,42 +736,15 @@ const SCALE_DOWN: f64 = 0.9;
 const SCALE_MAX: f64 = 16.0;
 
 /// Whether replaying from the oldest checkpoint an assumption may take the algorithm back
-/// to costs little enough: less than [`REPLAY_FACTOR`] typical interesting runs of treedd's
-/// CPU since it was made, or fewer where recent assumptions failed more often. An assumption
-/// saves about one interesting run's wait when it holds, and costs the replay when it
-/// fails: with a share `r` of them failing, it pays while the replay costs less than
-/// `(1 - r) / r` typical runs (9 at the one in ten that [`durations::ASSUME_SHARE`] aims
-/// at; chains of wins fail more often, and on inputs of hundreds of kilobytes a replay
-/// rebuilds the tree and every candidate up to the failure).
+/// to costs little enough: less than [`Mispredictions::replay_factor`] typical interesting
+/// runs of treedd's CPU since it was made.
 fn replay_is_cheap(s: &State) -> bool {
     let (Some((_, since_cpu)), Some(typical)) = (s.unit, s.durations.median_interesting()) else {
         return false;
     };
     treedd_proc::cpu_seconds() - since_cpu
-        < replay_factor(&s.mispredictions) * typical.as_secs_f64()
+        < s.mispredictions.replay_factor() * typical.as_secs_f64()
 }
-
-/// [`REPLAY_FACTOR`], or `(1 - r) / r` if smaller, for the share `r` of the recent
-/// assumptions that failed (once [`MISPREDICTION_MIN`] are known).
-fn replay_factor(mispredictions: &VecDeque<bool>) -> f64 {
-    if mispredictions.len() < MISPREDICTION_MIN {
-        return REPLAY_FACTOR;
-    }
-    let failed = mispredictions.iter().filter(|&&m| m).count() as f64;
-    let share = failed / mispredictions.len() as f64;
-    if share == 0.0 {
-        return REPLAY_FACTOR;
-    }
-    ((1.0 - share) / share).min(REPLAY_FACTOR)
-}
-
-/// Assumptions are made while replaying the unit (treedd's CPU since it started) would cost
-/// less than this many typical interesting runs: about the odds of a misprediction.
-const REPLAY_FACTOR: f64 = 9.0;
-
-/// How many recent assumptions' outcomes [`replay_factor`] reads, and how many it needs.
-const MISPREDICTION_WINDOW: usize = 32;
-const MISPREDICTION_MIN: usize = 8;
 
 /// Take a permit and mark `key` as running speculatively, for [`Lookahead::next`].
 fn start(

@@ -1,6 +1,6 @@
 //! Unit tests of the lookahead's bets on success.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::HashSet;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -679,33 +679,4 @@ fn while_most_answers_are_wins_main_tests_are_assumed_at_once_and_a_failure_kill
         assert_eq!(la.oldest_outstanding(), None);
         assert_eq!(la.take_failed(), Some(1));
     });
-}
-
-#[test]
-fn replays_are_allowed_by_how_often_assumptions_fail() {
-    use super::{replay_factor, MISPREDICTION_MIN, REPLAY_FACTOR};
-    let outcomes = |failed: usize, held: usize| -> VecDeque<bool> {
-        std::iter::repeat_n(true, failed)
-            .chain(std::iter::repeat_n(false, held))
-            .collect()
-    };
-    assert_eq!(
-        replay_factor(&outcomes(0, 0)),
-        REPLAY_FACTOR,
-        "nothing known"
-    );
-    assert_eq!(
-        replay_factor(&outcomes(3, MISPREDICTION_MIN - 4)),
-        REPLAY_FACTOR,
-        "too few known"
-    );
-    assert_eq!(replay_factor(&outcomes(0, 20)), REPLAY_FACTOR);
-    assert_eq!(
-        replay_factor(&outcomes(1, 19)),
-        REPLAY_FACTOR,
-        "at most the odds"
-    );
-    // Four in ten failed: a replay may cost 1.5 typical runs.
-    assert!((replay_factor(&outcomes(4, 6)) - 1.5).abs() < 1e-9);
-    assert!(replay_factor(&outcomes(8, 2)) < 0.3);
 }
