@@ -94,10 +94,11 @@ pub(crate) struct BodySpec {
 /// at the step `parameter_name` where given, else its last identifier before its `=`; where
 /// a removed parameter is used, its uses become the argument every use of the template
 /// gives it (unless `instantiate = false`), else its default, else `value` for a parameter
-/// of `value_kinds` and `type` for any other. The uses are the identifier tokens with the parameter's name, or the nodes of
-/// kind `references` with its text (Rust's lifetimes: `'a`). Parameters and arguments of the
-/// `skip` kinds, and where `only` is given those not of its kinds, neither count nor go
-/// (Rust's lifetimes, which uses may leave out, have a table of their own).
+/// of `value_kinds` and `type` for any other. The uses are the identifier tokens with the
+/// parameter's name, or the nodes of kind `references` with its text (Rust's lifetimes:
+/// `'a`). Parameters and arguments of the `skip` kinds, and where `only` is given those not
+/// of its kinds, neither count nor go (Rust's lifetimes, which uses may leave out, have a
+/// table of their own).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct TemplateSpec {

@@ -28,7 +28,7 @@
 //! (step) it is in, and its next tests use the free permits. The assumed run is never killed;
 //! if it answers anything but "interesting", the algorithm's stop flag is raised and the step
 //! that made the assumption is replayed ([`Lookahead::take_failed`]). Assumptions are made
-//! only while a replay would cost little ([`replay::REPLAY_FACTOR`]). This is branch prediction with
+//! only while a replay would cost little ([`replay`]). This is branch prediction with
 //! rollback, as in processors; the rollback is a deterministic replay from a checkpoint.
 //!
 //! **Bets on success** ([`Lookahead::announce_if`]): a weaker bet, for the time before a run

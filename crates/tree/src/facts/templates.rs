@@ -49,8 +49,8 @@ pub(super) struct Found<'s> {
     spec: &'s TemplateSpec,
     decls: Vec<Decl>,
     uses: Vec<Use>,
-    /// The nodes of the `references` kind, in source order.
-    refs: Vec<Range<usize>>,
+    /// The nodes of the `references` kind, in source order (as identifiers without a group).
+    refs: Vec<Ident>,
 }
 
 impl<'s> Found<'s> {
@@ -67,7 +67,10 @@ impl<'s> Found<'s> {
         let spec = self.spec;
         let kind = node.kind();
         if spec.references.as_deref() == Some(kind) {
-            self.refs.push(node.byte_range());
+            self.refs.push(Ident {
+                range: node.byte_range(),
+                group: None,
+            });
         }
         if spec.kinds.iter().any(|k| k == kind) {
             self.decls.extend(decl(node, spec, pd, src));
@@ -101,9 +104,9 @@ impl<'s> Found<'s> {
             return Vec::new();
         }
         // Where a parameter's name may stand, in source order.
-        let refs: Vec<Range<usize>> = match spec.references {
-            Some(_) => self.refs,
-            None => idents.iter().map(|id| id.range.clone()).collect(),
+        let refs = match spec.references {
+            Some(_) => &self.refs,
+            None => idents,
         };
         let mut names: Vec<&[u8]> = Vec::new();
         let mut decls: HashMap<&[u8], Vec<&Decl>> = HashMap::new();
@@ -142,7 +145,7 @@ impl<'s> Found<'s> {
                 {
                     continue;
                 }
-                out.push(remove_param(ds, uses, i, spec, &refs, &arguments, src));
+                out.push(remove_param(ds, uses, i, spec, refs, &arguments, src));
             }
         }
         out.retain(|c| !c.is_empty());
@@ -157,7 +160,7 @@ fn remove_param(
     uses: &[&Use],
     i: usize,
     spec: &TemplateSpec,
-    refs: &[Range<usize>],
+    refs: &[Ident],
     arguments: &HashMap<Range<usize>, (&Use, usize)>,
     src: &[u8],
 ) -> Vec<(Range<usize>, Vec<u8>)> {
@@ -190,17 +193,17 @@ fn remove_param(
         }
         if let Some(pname) = &p.name {
             // Those inside the declaration are a slice.
-            let lo = refs.partition_point(|r| r.start < d.range.start);
-            let hi = refs.partition_point(|r| r.start < d.range.end);
+            let lo = refs.partition_point(|id| id.range.start < d.range.start);
+            let hi = refs.partition_point(|id| id.range.start < d.range.end);
             replaced.extend(
                 refs[lo..hi.max(lo)]
                     .iter()
-                    .filter(|r| {
-                        within(r, &d.range)
-                            && !within(r, &d.list)
-                            && &src[(*r).clone()] == pname.as_slice()
+                    .filter(|id| {
+                        within(&id.range, &d.range)
+                            && !within(&id.range, &d.list)
+                            && &src[id.range.clone()] == pname.as_slice()
                     })
-                    .cloned(),
+                    .map(|id| id.range.clone()),
             );
         }
     }
