@@ -478,9 +478,10 @@ mod tests {
     }
 
     /// A tiny C case (10 lines) with a grep oracle that, like the suites' oracles, needs the
-    /// candidate as `$1` under the case's file name in its working folder.
+    /// candidate as `$1` under the case's file name in its working folder. Its folder's name
+    /// is as long as the suites' longest (a peer's temporary folder is named after it).
     fn tiny_case(dir: &Path) -> Case {
-        let case_dir = dir.join("tiny");
+        let case_dir = dir.join("superstruct-alias-default-typearg-infer-51623-tiny");
         fs::create_dir_all(&case_dir).unwrap();
         fs::write(
             case_dir.join("tiny.c"),

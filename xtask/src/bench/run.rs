@@ -164,6 +164,12 @@ pub(super) fn proc_peak_rss_kib(pid: libc::pid_t) -> Option<u64> {
 
 pub(super) static SCRATCH_COUNTER: AtomicUsize = AtomicUsize::new(0);
 
+/// The characters of a label that name a scratch folder. Peers run with `TMPDIR` inside
+/// their scratch folder, and C-Vise's worker pool (Python's multiprocessing) listens on a Unix
+/// socket under `$TMPDIR/pymp-XXXXXXXX/`: a socket path is at most 107 bytes, so a long case
+/// name in the folder's name made C-Vise die at its first pass (`EOFError`).
+const SCRATCH_LABEL_CHARS: usize = 24;
+
 /// A fresh, empty temporary directory, removed on drop.
 pub(super) struct Scratch(PathBuf);
 
@@ -172,6 +178,7 @@ impl Scratch {
         let n = SCRATCH_COUNTER.fetch_add(1, Ordering::Relaxed);
         let label: String = label
             .chars()
+            .take(SCRATCH_LABEL_CHARS)
             .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
             .collect();
         let dir =
