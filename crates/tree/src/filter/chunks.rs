@@ -15,6 +15,11 @@
 //!   the item ends at the matching `}`;
 //! - anything else (a class body, an initializer): the item goes on to its `;`.
 //!
+//! An item that reaches the end of the text without its end (a candidate that lost a `}` or
+//! a `;`) counts as its text up to its first bracket, at least one error, and the scan
+//! starts again after that bracket: the items after it are the ones the text had before,
+//! already parsed, instead of one item of megabytes parsed anew for every such candidate.
+//!
 //! The count of a text is the sum of its items' counts, plus one per level left open at its
 //! end. It depends on the text alone (the memo only saves parses), and errors cannot move
 //! from one item to another.
@@ -54,6 +59,11 @@ struct Parsed {
     opens: Opens,
 }
 
+/// An unterminated item is cut at its first bracket at most this many times in a text (see
+/// [`Chunks::scan`]); after that it is one item to the end, so that a text of many open
+/// brackets is scanned a bounded number of times.
+const MAX_RESTARTS: usize = 64;
+
 /// The memo is emptied when it grows past this many items.
 const MEMO_MAX: usize = 1 << 21;
 
@@ -63,6 +73,7 @@ pub(crate) struct Chunks {
     spec: ChunkSpec,
     memo: Mutex<HashMap<Key, Parsed>>,
     parses: AtomicU64,
+    parsed_bytes: AtomicU64,
 }
 
 impl Chunks {
@@ -74,6 +85,7 @@ impl Chunks {
             spec,
             memo: Mutex::new(HashMap::new()),
             parses: AtomicU64::new(0),
+            parsed_bytes: AtomicU64::new(0),
         })
     }
 
@@ -82,20 +94,52 @@ impl Chunks {
         self.parses.load(Ordering::Relaxed)
     }
 
+    /// Bytes of the items parsed so far.
+    #[cfg(test)]
+    fn parsed_bytes(&self) -> u64 {
+        self.parsed_bytes.load(Ordering::Relaxed)
+    }
+
     /// The ERROR and MISSING nodes of `text`'s items, plus its levels left open.
     pub(crate) fn errors(&self, text: &[u8]) -> usize {
         let mut memo = Memo {
             chunks: self,
             guard: Some(lock(&self.memo)),
         };
-        let mut total = 0usize;
-        let mut item = Item::default();
-        let mut levels = 0usize;
-        let mut lex = Lexer { text, at: 0 };
+        let mut count = Count::default();
+        let mut from = 0;
+        for restart in 0.. {
+            match self.scan(text, from, &mut memo, &mut count, restart < MAX_RESTARTS) {
+                Some(open) => from = open + 1,
+                None => break,
+            }
+        }
+        count.errors + count.levels
+    }
+
+    /// Scan `text` from `from` (a fresh item), adding its items' errors and its levels to
+    /// `count`. An item that reaches the end of the text without its end counts, when
+    /// `may_restart`, as its text up to its first bracket (at least one error), and the
+    /// scan is to go on after that bracket: its position is returned. Without it, a
+    /// candidate that lost one `}` or `;` would be one item to the end of the text, a parse
+    /// of megabytes for every such candidate.
+    fn scan(
+        &self,
+        text: &[u8],
+        from: usize,
+        memo: &mut Memo<'_>,
+        count: &mut Count,
+        may_restart: bool,
+    ) -> Option<usize> {
+        let mut item = Item::at(from);
+        let mut lex = Lexer { text, at: from };
         while let Some((tok, start, end)) = lex.next() {
+            if matches!(tok, Tok::Open(_)) && item.depth == 0 && item.first_open.is_none() {
+                item.first_open = Some(start);
+            }
             match tok {
                 Tok::Directive if item.depth == 0 && !has_token(text, item.start, start) => {
-                    total += memo.item(&text[item.start..end]);
+                    count.errors += memo.item(&text[item.start..end]);
                     item = Item::at(end);
                 }
                 Tok::Directive => {}
@@ -103,8 +147,8 @@ impl Chunks {
                     let (errors, opens) = memo.opener(&text[item.start..end]);
                     match opens {
                         Opens::Level => {
-                            total += errors;
-                            levels += 1;
+                            count.errors += errors;
+                            count.levels += 1;
                             item = Item::at(end);
                         }
                         Opens::End => {
@@ -116,35 +160,44 @@ impl Chunks {
                 }
                 Tok::Open(_) => item.depth += 1,
                 Tok::Close(b'}') if item.depth == 0 => {
-                    if levels > 0 {
+                    if count.levels > 0 {
                         if has_token(text, item.start, start) {
-                            total += memo.item(&text[item.start..start]);
+                            count.errors += memo.item(&text[item.start..start]);
                         }
-                        levels -= 1;
+                        count.levels -= 1;
                     } else {
                         // A `}` closing nothing: an item of its own, with its error.
-                        total += memo.item(&text[item.start..end]);
+                        count.errors += memo.item(&text[item.start..end]);
                     }
                     item = Item::at(end);
                 }
                 Tok::Close(c) => {
                     item.depth = item.depth.saturating_sub(1);
                     if c == b'}' && item.depth == 0 && item.ends {
-                        total += memo.item(&text[item.start..end]);
+                        count.errors += memo.item(&text[item.start..end]);
                         item = Item::at(end);
                     }
                 }
                 Tok::Semi if item.depth == 0 => {
-                    total += memo.item(&text[item.start..end]);
+                    count.errors += memo.item(&text[item.start..end]);
                     item = Item::at(end);
                 }
                 Tok::Semi => {}
             }
         }
-        if has_token(text, item.start, text.len()) {
-            total += memo.item(&text[item.start..]);
+        if !has_token(text, item.start, text.len()) {
+            return None;
         }
-        total + levels
+        match item.first_open.filter(|_| may_restart) {
+            Some(open) => {
+                count.errors += memo.item(&text[item.start..=open]).max(1);
+                Some(open)
+            }
+            None => {
+                count.errors += memo.item(&text[item.start..]);
+                None
+            }
+        }
     }
 
     /// `bytes` (ending in `{`) closed by a `}`: what the `{` opens, and the errors.
@@ -213,6 +266,9 @@ impl Memo<'_> {
         }
         self.guard = None;
         chunks.parses.fetch_add(1, Ordering::Relaxed);
+        chunks
+            .parsed_bytes
+            .fetch_add(bytes.len() as u64, Ordering::Relaxed);
         let p = if opener {
             chunks.classify(bytes)
         } else {
@@ -239,6 +295,15 @@ struct Item {
     depth: u32,
     /// Its first bracket is a `{` whose `}` ends it.
     ends: bool,
+    /// Where its first bracket is.
+    first_open: Option<usize>,
+}
+
+/// The errors and the open levels of a text, as far as it is scanned.
+#[derive(Default)]
+struct Count {
+    errors: usize,
+    levels: usize,
 }
 
 impl Item {
@@ -466,6 +531,33 @@ mod tests {
         assert!(e >= 1);
         let without = ns.replace(" int a;\n", "");
         assert_eq!(c.errors(without.as_bytes()), e);
+    }
+
+    /// A candidate that lost the `}` of a class is cut at the class's `{`: the items after
+    /// it are the text's items as before, so the next candidate parses only what it changed
+    /// instead of everything from the class to the end of the text.
+    #[test]
+    fn an_item_that_lost_its_end_is_cut_at_its_first_bracket() {
+        let members: String = (0..2000).map(|i| format!("int x{i};\n")).collect();
+        for (head, tail) in [
+            ("struct S { int a;\n", ""),
+            // The namespace's `}` closes the class: the item runs on without its `;`.
+            ("namespace n { struct S { int a;\n", "}\n"),
+        ] {
+            let c = cpp();
+            let text = format!("{head}{members}{tail}");
+            assert!(c.errors(text.as_bytes()) >= 1, "{head}");
+            assert!(count_errors(Lang::Cpp, text.as_bytes()) >= 1);
+            let before = c.parsed_bytes();
+            let fewer = text.replace("int x7;\n", "");
+            assert!(c.errors(fewer.as_bytes()) >= 1);
+            assert!(c.parsed_bytes() - before < 100, "{head}");
+        }
+        // The same text with its `}`: no error, each item parsed once.
+        let c = cpp();
+        let whole = format!("struct S {{ int a; }};\n{members}");
+        assert_eq!(c.errors(whole.as_bytes()), 0);
+        assert!(c.parsed_bytes() <= whole.len() as u64 + 20);
     }
 
     #[test]
