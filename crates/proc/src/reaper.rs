@@ -335,7 +335,7 @@ pub fn watchdog_main(mut input: impl Read, scratch: &Path) {
 /// instead of being taken for unmarked: a marked process spawned just before treedd died
 /// escaped this way (the reaper test failed about one run in six). A process started with
 /// an empty environment looks the same and costs the watchdog at most ten passes, after
-/// treedd is gone.
+/// treedd is gone. Returns how many processes it signalled, each counted once.
 pub fn kill_marked(marker: &OsStr) -> usize {
     kill_marked_by(MARKER_VAR, marker, None)
 }
@@ -350,10 +350,12 @@ pub(crate) fn kill_marked_by(var: &str, marker: &OsStr, since: Option<Instant>) 
     needle.extend_from_slice(marker.as_bytes());
     needle.push(0);
     let me = std::process::id();
-    let mut killed = 0;
+    // The processes signalled so far: on a loaded machine one may still be there at the next
+    // pass, and it counts once.
+    let mut signalled = HashSet::new();
     for _ in 0..10 {
         let Ok(entries) = fs::read_dir("/proc") else {
-            return killed;
+            return signalled.len();
         };
         let (mut found, mut in_exec) = (0, 0);
         for entry in entries.flatten() {
@@ -379,19 +381,18 @@ pub(crate) fn kill_marked_by(var: &str, marker: &OsStr, since: Option<Instant>) 
                 .any(|var| var == needle.as_slice());
             if hit {
                 if let Some(pid) = i32::try_from(pid).ok().and_then(Pid::from_raw) {
-                    if kill_process(pid, Signal::KILL).is_ok() {
+                    if kill_process(pid, Signal::KILL).is_ok() && signalled.insert(pid) {
                         found += 1;
                     }
                 }
             }
         }
-        killed += found;
         if found == 0 && in_exec == 0 {
             break;
         }
         std::thread::sleep(Duration::from_millis(10));
     }
-    killed
+    signalled.len()
 }
 
 /// The clock ticks from boot to `at` (less one), the unit of a process's start time in

@@ -337,11 +337,11 @@ mod tests {
             assert_eq!(got, Some((17, b"c17".to_vec())), "jobs {jobs}");
             let runs = j.stats().oracle_runs;
             assert!(runs >= 17, "every candidate before the winner is tested");
-            // At most jobs-1 bets are lost, and a few more when the winner's thread is kept
-            // off the CPU between its answer and telling the others (with instant runs and
-            // a loaded machine, 6 more for 5 jobs: this asked for jobs-1 and failed 2 times
-            // in 25 under load).
-            assert!(runs <= 17 + 2 * jobs as u64, "bets lost: {runs}");
+            // The bets lost after the winner are counted as discarded. How many there are
+            // depends on the scheduler alone (while the winner's thread is kept off the CPU
+            // between its answer and telling the others, the other workers go on taking
+            // candidates): `cargo xtask bench speculation` measures them, not this test.
+            assert!(runs <= cands.len() as u64, "bets lost: {runs}");
             assert_eq!(j.stats().discarded, runs - 17);
         }
     }
