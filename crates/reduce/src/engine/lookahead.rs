@@ -67,6 +67,7 @@ use streak::Streak;
 use treedd_proc::RunToken;
 
 mod durations;
+mod recent;
 mod replay;
 mod runs;
 mod streak;

@@ -120,9 +120,7 @@ impl Chunks {
     /// Scan `text` from `from` (a fresh item), adding its items' errors and its levels to
     /// `count`. An item that reaches the end of the text without its end counts, when
     /// `may_restart`, as its text up to its first bracket (at least one error), and the
-    /// scan is to go on after that bracket: its position is returned. Without it, a
-    /// candidate that lost one `}` or `;` would be one item to the end of the text, a parse
-    /// of megabytes for every such candidate.
+    /// scan is to go on after that bracket: its position is returned (see the module docs).
     fn scan(
         &self,
         text: &[u8],

@@ -6,7 +6,7 @@
 //! on inputs of hundreds of kilobytes a replay rebuilds the tree and every candidate up to the
 //! failure. So the bound follows the recent assumptions' outcomes.
 
-use std::collections::VecDeque;
+use super::recent::Recent;
 
 /// The most a replay may cost, in typical interesting runs of treedd's CPU: about the odds
 /// of a misprediction where few fail.
@@ -16,18 +16,15 @@ pub(super) const REPLAY_FACTOR: f64 = 9.0;
 pub(super) const MISPREDICTION_WINDOW: usize = 32;
 pub(super) const MISPREDICTION_MIN: usize = 8;
 
-/// The recent assumptions' outcomes, oldest first: true where one failed.
+/// The recent assumptions' outcomes: true where one failed.
 #[derive(Default)]
 pub(super) struct Mispredictions {
-    recent: VecDeque<bool>,
+    recent: Recent<MISPREDICTION_WINDOW>,
 }
 
 impl Mispredictions {
     pub fn add(&mut self, failed: bool) {
-        if self.recent.len() == MISPREDICTION_WINDOW {
-            self.recent.pop_front();
-        }
-        self.recent.push_back(failed);
+        self.recent.add(failed);
     }
 
     /// [`REPLAY_FACTOR`], or `(1 - r) / r` if smaller, for the share `r` of the recent
@@ -36,7 +33,7 @@ impl Mispredictions {
         if self.recent.len() < MISPREDICTION_MIN {
             return REPLAY_FACTOR;
         }
-        let failed = self.recent.iter().filter(|&&m| m).count() as f64;
+        let failed = self.recent.count() as f64;
         let share = failed / self.recent.len() as f64;
         if share == 0.0 {
             return REPLAY_FACTOR;

@@ -16,7 +16,7 @@
 //! and shrinkray runs deletions side by side ("Shrink Ray", D. MacIver), but each merged
 //! step is still the one `--jobs 1` takes.
 
-use std::collections::VecDeque;
+use super::recent::Recent;
 
 /// How many recent answers the prediction reads.
 pub(super) const STREAK_WINDOW: usize = 4;
@@ -26,24 +26,20 @@ pub(super) const STREAK_WINDOW: usize = 4;
 /// win is more likely than a failure; the margin above one half pays for the replays.
 pub(super) const STREAK_WINS: usize = 3;
 
-/// The recent answers the algorithm used, oldest first.
+/// The recent answers the algorithm used: true where one was "interesting".
 #[derive(Default)]
 pub(super) struct Streak {
-    recent: VecDeque<bool>,
+    recent: Recent<STREAK_WINDOW>,
 }
 
 impl Streak {
     pub fn add(&mut self, interesting: bool) {
-        if self.recent.len() == STREAK_WINDOW {
-            self.recent.pop_front();
-        }
-        self.recent.push_back(interesting);
+        self.recent.add(interesting);
     }
 
     /// Most recent answers were "interesting" (see [`STREAK_WINS`]).
     pub fn predicts_win(&self) -> bool {
-        self.recent.len() == STREAK_WINDOW
-            && self.recent.iter().filter(|&&i| i).count() >= STREAK_WINS
+        self.recent.len() == STREAK_WINDOW && self.recent.count() >= STREAK_WINS
     }
 }
 
