@@ -412,6 +412,11 @@ impl RTree {
     pub fn is_token(&self, n: NodeId) -> bool {
         self.node(n).flags & TOKEN != 0
     }
+    /// The node's kind is a named kind of the grammar (`true`, `predefined_type`, an
+    /// identifier), not a keyword or punctuation token such as `;`.
+    pub fn is_named(&self, n: NodeId) -> bool {
+        self.data(n).is_named(self.node(n).kind)
+    }
     /// Tokens that can never be removed on their own; HDD never puts them in a configuration.
     pub fn is_hidden(&self, n: NodeId) -> bool {
         self.node(n).flags & HIDDEN != 0

@@ -26,14 +26,15 @@ pub(super) fn candidates(text: &[u8], lang: Lang, facts: &Facts) -> Vec<Vec<Spli
         .collect();
     let mut by_len = nodes.clone();
     by_len.sort_by_key(|&n| (tree.span(n).len(), tree.span(n).start));
-    // Identifier tokens are sources of constants only, which may be as long as they (`a` ->
-    // `0` makes `a`'s declaration dead; the text gets no longer and has one identifier less).
+    // Tokens of named kinds are sources of constants only (`true` -> `0`, TypeScript's
+    // `any` -> `0`); identifiers may get constants as long as they (`a` -> `0` makes `a`'s
+    // declaration dead; the text gets no longer and has one identifier less).
     let idents: HashSet<Range<usize>> = facts.idents.iter().map(|i| i.range.clone()).collect();
     let ident = |n| tree.is_token(n) && idents.contains(&tree.span(n));
     let mut sources: Vec<_> = nodes
         .iter()
         .copied()
-        .filter(|&n| !tree.is_token(n) || ident(n))
+        .filter(|&n| !tree.is_token(n) || tree.is_named(n) || ident(n))
         .collect();
     sources.sort_by_key(|&n| (std::cmp::Reverse(tree.span(n).len()), tree.span(n).start));
     let mut out = Vec::new();

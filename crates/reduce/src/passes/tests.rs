@@ -138,6 +138,22 @@ fn subtrees_put_the_grammar_constants_in_place_of_expressions() {
         c.contains("f(")
     });
     assert_eq!(out, "f(0);");
+    // Tokens of named kinds get the constants too: C++'s `true`, TypeScript's `any` (a type
+    // becomes the literal type `0`); keywords do not.
+    let (out, _) = run(
+        Lang::Cpp,
+        "bool f() { return true; }",
+        Pass::Subtrees,
+        |c| c.starts_with("bool f() { return") && c.ends_with("; }"),
+    );
+    assert_eq!(out, "bool f() { return 0; }");
+    let (out, _) = run(
+        Lang::TypeScript,
+        "type a<x = any> = {};",
+        Pass::Subtrees,
+        |c| c.starts_with("type a<x =") && c.ends_with("> = {};"),
+    );
+    assert_eq!(out, "type a<x = 0> = {};");
 }
 
 #[test]

@@ -117,11 +117,18 @@ fn opened(node: Node<'_>, spec: &UnnestSpec, src: &[u8]) -> Option<Opened> {
     };
     let body = node.child_by_field_name(&spec.body)?;
     let n = body.child_count();
-    if n < 2 || node.has_error() {
+    if n < 2 {
         return None;
     }
     let first = body.child(0)?;
     let last = body.child(n - 1)?;
+    // Errors inside the body do not matter (a MISSING declarator of a parameter with a
+    // default, `f(int = 0)`, is common in C++): only the brackets the splices cut must be
+    // real tokens of the text.
+    let bracket = |b: Node<'_>| !b.is_named() && !b.is_missing() && b.byte_range().len() > 0;
+    if !bracket(first) || !bracket(last) {
+        return None;
+    }
     Some((
         name,
         [
@@ -129,4 +136,48 @@ fn opened(node: Node<'_>, spec: &UnnestSpec, src: &[u8]) -> Option<Opened> {
             last.start_byte()..node.end_byte(),
         ],
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Lang;
+
+    /// Every unnest of `src`, applied (whitespace squeezed to one space).
+    fn unnested(src: &str) -> Vec<String> {
+        let facts = Lang::Cpp.facts(src.as_bytes()).unwrap();
+        facts
+            .unnests
+            .iter()
+            .map(|splices| {
+                let mut out = String::new();
+                let mut at = 0;
+                for (r, t) in splices {
+                    out.push_str(&src[at..r.start]);
+                    out.push_str(std::str::from_utf8(t).unwrap());
+                    at = r.end;
+                }
+                out.push_str(&src[at..]);
+                out.split_whitespace().collect::<Vec<_>>().join(" ")
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_namespace_opens_up_with_its_qualifiers_whatever_its_body_holds() {
+        assert_eq!(
+            unnested("namespace n { int x; } namespace { int y; } int z = n::x;"),
+            [
+                "int x; namespace { int y; } int z = x;",
+                "namespace n { int x; } int y; int z = n::x;"
+            ]
+        );
+        // tree-sitter-cpp puts a MISSING node in an unnamed parameter whose default is a
+        // braced list (`int = {}`), which g++ accepts; the namespace around it still opens up.
+        let src = "namespace n { void f(int = {}); }";
+        let tree = crate::RTree::build(Lang::Cpp, src.as_bytes()).unwrap();
+        assert_eq!(tree.error_count(), 1);
+        assert_eq!(unnested(src), ["void f(int = {});"]);
+        // A namespace whose closing brace is missing does not.
+        assert!(unnested("namespace n { int x;").is_empty());
+    }
 }
