@@ -182,3 +182,39 @@ fn cpp_a_nested_error_region_is_removed_as_a_whole() {
     assert!(out.contains("_MemPtr") && out.contains("int keep"), "{out}");
     assert!(!out.contains("::"), "the ERROR region is left in\n{out}");
 }
+
+/// A type the tree phase cannot remove stays as it is until what depends on it has gone: a
+/// lambda converts to `bool` but not to `int`, so `bool ok = []() { .. }();` loses its call
+/// and its body before anything may make `bool` an `int`. With `--replace-tokens` (the papers'
+/// HDD), `bool` becomes `int` first and the call must stay.
+#[test]
+fn cpp_a_type_is_replaced_after_what_depends_on_it() {
+    let d = Dir::new();
+    let text = "#include <cstdio>\n\
+                bool ok = []() { return true; }();\n\
+                int main() { std::printf(\"%d\\n\", 42 * ok); return 0; }\n";
+    d.write("lambda.cpp", text);
+    // The oracle also demands a lambda with a parameter list.
+    let oracle = d.script(
+        "oracle.sh",
+        &format!("grep -q '\\[\\] *(' \"$1\" || exit 1\n{PRINTS_42}"),
+    );
+    assert!(is_interesting(&oracle, "lambda.cpp", text.as_bytes()));
+    let squeeze = |s: String| s.split_whitespace().collect::<String>();
+    d.run(&["--test", "oracle.sh", "-q", "lambda.cpp"])
+        .expect_code(0);
+    let out = squeeze(d.read_string("lambda.reduced.cpp"));
+    assert!(out.contains("bool") && out.contains("=[](){};"), "{out}");
+    d.run(&[
+        "--test",
+        "oracle.sh",
+        "--replace-tokens",
+        "-q",
+        "-o",
+        "r.cpp",
+        "lambda.cpp",
+    ])
+    .expect_code(0);
+    let out = squeeze(d.read_string("r.cpp"));
+    assert!(out.contains("int") && out.contains("}();"), "{out}");
+}

@@ -182,6 +182,12 @@ pub struct Args {
     #[arg(long, help_heading = "REDUCTION")]
     pub no_reference_closure: bool,
 
+    /// The tree algorithm replaces a token it cannot remove by the grammar's shortest one of
+    /// its kind (`bool` -> `int`), as the papers' HDD does; by default such substitutions are
+    /// left to the passes, after the structure around them has gone
+    #[arg(long, help_heading = "REDUCTION")]
+    pub replace_tokens: bool,
+
     /// The list minimizer of every algorithm: ddmin, wddmin (subsets of equal weight),
     /// probdd, wprobdd, cdd or wcdd (probabilistic: the ddmin options below do not apply)
     /// [default: from --preset]

@@ -386,7 +386,8 @@ fn ddmin_options(args: &Args, unit: Option<Unit>, minimizer: Minimizer) -> Ddmin
 /// The tree algorithms' configuration: the preset's, with what the flags change, and `ddmin`.
 /// The transformation passes are `--passes` (in the order of `Pass::ALL`), none with
 /// `--no-passes`, else the preset's; DDMIN keeps what kept siblings refer to (the reference
-/// closure) unless `--no-reference-closure` or `--no-fixpoint`.
+/// closure) unless `--no-reference-closure` or `--no-fixpoint`, and replaces tokens with
+/// `--replace-tokens`.
 fn tree_config(args: &Args, r: &Resolved, ddmin: DdminOptions) -> TreeConfig {
     let mut config = TreeConfig::preset(r.preset.name()).unwrap_or_default();
     config.base = match r.algorithm {
@@ -413,8 +414,10 @@ fn tree_config(args: &Args, r: &Resolved, ddmin: DdminOptions) -> TreeConfig {
             .collect();
     }
     config.closure = !args.no_reference_closure && !args.no_fixpoint;
+    config.token_replacements |= args.replace_tokens;
     for alternative in &mut config.alternatives {
         alternative.closure = config.closure;
+        alternative.token_replacements |= args.replace_tokens;
         if let Some(order) = args.order.filter(|_| alternative.base.is_recursive()) {
             alternative.order = order.value();
         }

@@ -122,6 +122,13 @@ pub struct TreeConfig {
     /// every round but the last: a round without it must change nothing too before the joint
     /// fixed point is reached. Only with `fixpoint`.
     pub closure: bool,
+    /// PRUNE replaces a token that cannot be removed by the grammar's shortest text of its
+    /// kind (`bool` -> `int`, a name -> `a`) in every round, as the papers' replacement
+    /// strings do. Off, the tree phase only removes and hoists until the rounds reach a fixed
+    /// point, and a last round with the replacements (without the closure) must change
+    /// nothing too: a type turned into `int` early can block a removal that its own spelling
+    /// allowed (a lambda converts to `bool` but not to `int`). Only with `fixpoint`.
+    pub token_replacements: bool,
     /// Other strategies, each run from the same start after this one; the smallest result
     /// wins, and then every strategy runs on it in turn until none changes it (a joint fixed
     /// point of them all). `smallest` has `balanced` here, so its output is never larger than
@@ -145,6 +152,7 @@ impl TreeConfig {
             final_text_pass: false,
             passes: Vec::new(),
             closure: false,
+            token_replacements: true,
             alternatives: Vec::new(),
         }
     }
@@ -187,7 +195,10 @@ impl TreeConfig {
     /// 0.36-0.94x the runs (docs/bench/runs/2026-11-25-reference-closure.md).
     /// `smallest` also runs `balanced` from the input as an alternative (see
     /// [`TreeConfig::alternatives`]): HDD's path and HDDr's differ, and on one real gcc crash
-    /// of six the default's is the shorter (59 vs 65 characters).
+    /// of six the default's is the shorter (59 vs 65 characters). It runs `balanced` with
+    /// `token_replacements` too: replacing tokens from the first round and leaving them to
+    /// the last take different paths, and each is the shorter on some real crashes (the
+    /// bench's tables).
     pub fn preset(name: &str) -> Result<TreeConfig, ConfigNameError> {
         let (base, hoist) = match name.trim().to_ascii_lowercase().as_str() {
             "smallest" => (Base::Hdd, Hoisting::Interlace),
@@ -204,7 +215,12 @@ impl TreeConfig {
             _ => Vec::new(),
         };
         let alternatives = if name.trim().eq_ignore_ascii_case("smallest") {
-            vec![TreeConfig::preset("balanced")?]
+            let balanced = TreeConfig::preset("balanced")?;
+            let replacing = TreeConfig {
+                token_replacements: true,
+                ..balanced.clone()
+            };
+            vec![balanced, replacing]
         } else {
             Vec::new()
         };
@@ -212,6 +228,7 @@ impl TreeConfig {
             passes,
             alternatives,
             closure: true,
+            token_replacements: false,
             order: TraversalOrder::SizeFirst,
             ..TreeConfig::new(base, hoist)
         })
@@ -499,6 +516,8 @@ struct RoundState {
     current: Vec<u8>,
     /// This round runs with the reference closure.
     closure: bool,
+    /// This round's tree phase replaces tokens (see `TreeConfig::token_replacements`).
+    tokens: bool,
     /// The tree the first round starts from, while it is the caller's (the early strips
     /// drop it; the later rounds build theirs from the text).
     tree: Option<RTree>,
@@ -521,9 +540,8 @@ fn rounds(
     calls: &mut Option<bool>,
 ) -> Vec<u8> {
     let lang = tree.lang();
-    // The rounds without the closure (see `TreeConfig::closure`).
+    // The tree phase's configuration; each round sets `closure` and `token_replacements`.
     let plain = TreeConfig {
-        closure: false,
         alternatives: Vec::new(),
         ..config.clone()
     };
@@ -539,6 +557,7 @@ fn rounds(
         before: Vec::new(),
         current: first.unparse(),
         closure: config.closure && config.fixpoint,
+        tokens: config.token_replacements || !config.fixpoint,
         tree: Some(first),
         early: config.passes.contains(&Pass::Strip) || config.passes.contains(&Pass::Bodies),
         calls_refer: *calls,
@@ -591,7 +610,11 @@ fn rounds(
                 Passes::new(lang, judge, &config.ddmin, text.to_vec(), &facts)
                     .first_candidates(&config.passes, limit)
             };
-            let cfg = if st.closure { config } else { &plain };
+            let cfg = &TreeConfig {
+                closure: st.closure,
+                token_replacements: st.tokens,
+                ..plain.clone()
+            };
             let size = passes::chars(&st.current);
             recorded(judge, st.round, "tree".to_string(), size, || {
                 st.current =
@@ -632,14 +655,17 @@ fn rounds(
         }
         if st.current == st.before {
             // The closure may keep a sibling that only looks referred to (two locals of one
-            // name): a round without it must find nothing either.
-            if st.closure {
+            // name), and a token may need its replacement once the structure is gone: a
+            // round without the closure and with token replacements must find nothing either.
+            if st.closure || !st.tokens {
                 st.closure = false;
+                st.tokens = true;
                 return false;
             }
             return true;
         }
         st.closure = config.closure;
+        st.tokens = config.token_replacements;
         false
     });
     *round = end.round;
@@ -711,6 +737,7 @@ fn reduce_then<T: Tree>(
                 prune: false,
                 hoist: true,
                 coarse,
+                tokens: config.token_replacements,
             },
         );
     }
@@ -719,6 +746,7 @@ fn reduce_then<T: Tree>(
             prune: true,
             hoist: config.hoist.has_interlace(),
             coarse,
+            tokens: config.token_replacements,
         };
         // The transformation passes follow this phase, unless the text pass does.
         s.after_phase = after_phase.filter(|_| !config.final_text_pass);

@@ -261,7 +261,7 @@ fn node_all_fail<T: Tree>(
     filter_coarse(tree, &mut nodes, step);
     if step.prune {
         // The current node's DDMIN is the main line's own (and speculative) sequence.
-        let nodes = removable(tree, &nodes);
+        let nodes = removable(tree, &nodes, step);
         // More than the places left: the cache may know some (the second pass of a phase).
         let limit = CACHED_SLACK * (budget - out.len());
         let weights = weights_of(s, &nodes);
@@ -497,7 +497,7 @@ pub(crate) fn tag_children<T: Tree>(tree: &T, n: T::Node) -> Vec<T::Node> {
 /// "removing" one would be accepted without a test and close it to hoisting and to the
 /// visits of its children (C's `(a)` could never become `a`). They are kept.
 pub(crate) fn prune<T: Tree>(s: &mut Session<T>, nodes: &[T::Node], step: Step) -> Vec<T::Node> {
-    let removable: Vec<T::Node> = removable(&*s.tree, nodes);
+    let removable: Vec<T::Node> = removable(&*s.tree, nodes, step);
     if removable.len() == nodes.len() {
         return prune_all(s, nodes, step);
     }
@@ -517,11 +517,14 @@ pub(crate) fn prune<T: Tree>(s: &mut Session<T>, nodes: &[T::Node], step: Step) 
 }
 
 /// The nodes of `nodes` whose pruning changes the text.
-fn removable<T: Tree>(tree: &T, nodes: &[T::Node]) -> Vec<T::Node> {
+/// The nodes DDMIN works on: not those whose pruning is a no-op, nor, without
+/// `step.tokens`, the tokens whose pruning puts another token in their place.
+fn removable<T: Tree>(tree: &T, nodes: &[T::Node], step: Step) -> Vec<T::Node> {
+    let substitution = |n| tree.is_token(n) && !tree.replacement_is_empty(n);
     nodes
         .iter()
         .copied()
-        .filter(|&n| !tree.prune_is_noop(n))
+        .filter(|&n| !tree.prune_is_noop(n) && (step.tokens || !substitution(n)))
         .collect()
 }
 

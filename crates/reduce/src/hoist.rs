@@ -119,6 +119,7 @@ mod tests {
             prune: false,
             hoist: true,
             coarse,
+            tokens: true,
         };
         if recursive {
             hdd::recursive(&mut s, step, TraversalOrder::BreadthFirst);

@@ -18,6 +18,10 @@ pub(crate) struct Step {
     pub hoist: bool,
     /// filterEmptyPhiNodes first.
     pub coarse: bool,
+    /// PRUNE may replace a token that cannot be removed by its replacement (`bool` -> `int`,
+    /// a name -> `a`), as the papers' replacement strings do; otherwise DDMIN leaves such
+    /// tokens alone (see [`crate::TreeConfig::token_replacements`]).
+    pub tokens: bool,
 }
 
 /// What the hierarchical algorithms need from a reduction tree. [`RTree`] implements it; the

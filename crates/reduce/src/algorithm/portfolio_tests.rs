@@ -66,12 +66,20 @@ fn the_smallest_strategy_wins_and_the_result_is_a_fixed_point_of_all() {
 #[test]
 fn smallest_is_never_larger_than_balanced() {
     let smallest = TreeConfig::preset("smallest").unwrap();
-    assert_eq!(smallest.alternatives.len(), 1);
-    assert_eq!(
-        smallest.alternatives[0].passes,
-        TreeConfig::preset("balanced").unwrap().passes
-    );
+    let balanced = TreeConfig::preset("balanced").unwrap();
+    let replacing = TreeConfig {
+        token_replacements: true,
+        ..balanced.clone()
+    };
+    assert_eq!(smallest.alternatives.len(), 2);
+    for (alternative, strategy) in smallest.alternatives.iter().zip([&balanced, &replacing]) {
+        assert_eq!(alternative.name(), strategy.name());
+        assert_eq!(alternative.passes, strategy.passes);
+        assert_eq!(alternative.token_replacements, strategy.token_replacements);
+    }
     let (out, _) = run(&smallest, SRC);
-    let (balanced, _) = run(&TreeConfig::preset("balanced").unwrap(), SRC);
-    assert!(chars(&out) <= chars(&balanced), "{out} / {balanced}");
+    for strategy in [&balanced, &replacing] {
+        let (other, _) = run(strategy, SRC);
+        assert!(chars(&out) <= chars(&other), "{out} / {other}");
+    }
 }

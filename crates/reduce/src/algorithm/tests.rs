@@ -198,3 +198,30 @@ fn a_round_without_the_reference_closure_ends_the_rounds() {
         assert_eq!(out.contains("int a("), expected, "{out}");
     }
 }
+
+#[test]
+fn a_round_with_token_replacements_ends_the_rounds() {
+    // No pass runs: only the tree phase can make the second `double` an `int`, and without
+    // token replacements only its last round, which must agree before the fixed point, does.
+    let src = b"double a;\ndouble b;\n";
+    let interesting = |c: &[u8]| {
+        let c = String::from_utf8_lossy(c);
+        c.contains("double a;") && c.contains(" b;")
+    };
+    for token_replacements in [true, false] {
+        let judge = Judge::new(
+            Box::new(crate::engine::FnOracle::new(interesting)),
+            crate::JudgeOptions::default(),
+        );
+        let mut tree = RTree::build(treedd_tree::Lang::C, src).unwrap();
+        let config = TreeConfig {
+            token_replacements,
+            ..TreeConfig::new(Base::Hddr, Hoisting::None)
+        };
+        let out = String::from_utf8(reduce_tree(&mut tree, &judge, &config).text).unwrap();
+        assert_eq!(
+            out, "double a;\nint b;\n",
+            "token_replacements {token_replacements}"
+        );
+    }
+}

@@ -276,6 +276,7 @@ fn a_bet_on_success_runs_on_into_the_next_visit() {
         prune: true,
         hoist: false,
         coarse: false,
+        tokens: true,
     };
     let nodes = [a, w];
     let positions = Positions::of::<Toy>(&nodes);
@@ -319,6 +320,7 @@ fn announced_after_with(
         prune: true,
         hoist: false,
         coarse: false,
+        tokens: true,
     };
     let mut out = Vec::new();
     next_visits(&s, &mut out, step, 20, Assumed::none());

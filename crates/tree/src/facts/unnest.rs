@@ -125,7 +125,7 @@ fn opened(node: Node<'_>, spec: &UnnestSpec, src: &[u8]) -> Option<Opened> {
     // Errors inside the body do not matter (a MISSING declarator of a parameter with a
     // default, `f(int = 0)`, is common in C++): only the brackets the splices cut must be
     // real tokens of the text.
-    let bracket = |b: Node<'_>| !b.is_named() && !b.is_missing() && b.byte_range().len() > 0;
+    let bracket = |b: Node<'_>| !b.is_named() && !b.is_missing() && !b.byte_range().is_empty();
     if !bracket(first) || !bracket(last) {
         return None;
     }

@@ -1,16 +1,16 @@
-struct d {
-    h: String,
-    e: u8
+struct c {
+    g: String,
+    d: u8
 }
-struct b {
-    items: Vec<d>
+struct a {
+    items: Vec<c>
 }
-impl b {
+impl a {
     fn a(self) {
-        let g = &self;
+        let f = &self;
         {
-            self.items.push(d {h: format!(""), e: 0})
+            self.items.push(c {g: format!(""), d: 0})
         }
-        g;
+        f;
     }
 }
