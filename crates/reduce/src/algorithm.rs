@@ -541,7 +541,7 @@ fn rounds(
 ) -> Vec<u8> {
     let lang = tree.lang();
     // The tree phase's configuration; each round sets `closure` and `token_replacements`.
-    let plain = TreeConfig {
+    let phase = TreeConfig {
         alternatives: Vec::new(),
         ..config.clone()
     };
@@ -613,7 +613,7 @@ fn rounds(
             let cfg = &TreeConfig {
                 closure: st.closure,
                 token_replacements: st.tokens,
-                ..plain.clone()
+                ..phase.clone()
             };
             let size = passes::chars(&st.current);
             recorded(judge, st.round, "tree".to_string(), size, || {

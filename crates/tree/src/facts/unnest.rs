@@ -145,21 +145,7 @@ mod tests {
     /// Every unnest of `src`, applied (whitespace squeezed to one space).
     fn unnested(src: &str) -> Vec<String> {
         let facts = Lang::Cpp.facts(src.as_bytes()).unwrap();
-        facts
-            .unnests
-            .iter()
-            .map(|splices| {
-                let mut out = String::new();
-                let mut at = 0;
-                for (r, t) in splices {
-                    out.push_str(&src[at..r.start]);
-                    out.push_str(std::str::from_utf8(t).unwrap());
-                    at = r.end;
-                }
-                out.push_str(&src[at..]);
-                out.split_whitespace().collect::<Vec<_>>().join(" ")
-            })
-            .collect()
+        crate::facts::applied(src, &facts.unnests)
     }
 
     #[test]
