@@ -183,8 +183,9 @@ pub struct Args {
     pub no_reference_closure: bool,
 
     /// The tree algorithm replaces a token it cannot remove by the grammar's shortest one of
-    /// its kind (`bool` -> `int`), as the papers' HDD does; by default such substitutions are
-    /// left to the passes, after the structure around them has gone
+    /// its kind (`bool` -> `int`) in every round, as the papers' HDD does; by default such
+    /// substitutions are left to the passes and to a last round, after the structure around
+    /// them has gone
     #[arg(long, help_heading = "REDUCTION")]
     pub replace_tokens: bool,
 
