@@ -415,6 +415,11 @@ fn tree_config(args: &Args, r: &Resolved, ddmin: DdminOptions) -> TreeConfig {
     }
     config.closure = !args.no_reference_closure && !args.no_fixpoint;
     config.token_replacements |= args.replace_tokens;
+    if args.replace_tokens {
+        // Every strategy replaces tokens now: the preset's alternatives that exist only to
+        // replace them would run a strategy twice.
+        config.alternatives.retain(|a| !a.token_replacements);
+    }
     for alternative in &mut config.alternatives {
         alternative.closure = config.closure;
         alternative.token_replacements |= args.replace_tokens;
@@ -456,6 +461,7 @@ pub(super) fn work_order(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::Parser;
 
     #[test]
     fn default_output_inserts_reduced_before_the_extension() {
@@ -466,5 +472,37 @@ mod tests {
         check("dir/a.b.js", "dir/a.b.reduced.js");
         check("/x/crash", "/x/crash.reduced");
         check(".bashrc", ".bashrc.reduced");
+    }
+
+    #[test]
+    fn replace_tokens_makes_every_strategy_replace_them_once() {
+        let config = |flags: &[&str]| {
+            let args =
+                Args::try_parse_from(["treedd", "--test", "t.sh"].iter().chain(flags)).unwrap();
+            let (algorithm, hoist) = preset_defaults(Preset::Smallest);
+            let r = Resolved {
+                lang: Lang::C,
+                tree: None,
+                algorithm,
+                hoist,
+                preset: Preset::Smallest,
+                unit: None,
+                order: TraversalOrder::SizeFirst,
+                minimizer: Minimizer::Ddmin,
+                output: PathBuf::from("x.reduced.c"),
+            };
+            tree_config(&args, &r, DdminOptions::default())
+        };
+        let replacing = |c: &TreeConfig| {
+            (std::iter::once(c).chain(&c.alternatives))
+                .map(|s| s.token_replacements)
+                .collect::<Vec<_>>()
+        };
+        let smallest = config(&["--preset", "smallest", "x.c"]);
+        assert_eq!(replacing(&smallest), [false, false, true]);
+        // The alternative that only replaces tokens is the other one now: it goes.
+        let all = config(&["--preset", "smallest", "--replace-tokens", "x.c"]);
+        assert_eq!(replacing(&all), [true, true]);
+        assert_eq!(all.alternatives[0].name(), smallest.alternatives[0].name());
     }
 }

@@ -516,9 +516,8 @@ pub(crate) fn prune<T: Tree>(s: &mut Session<T>, nodes: &[T::Node], step: Step) 
         .collect()
 }
 
-/// The nodes of `nodes` whose pruning changes the text.
-/// The nodes DDMIN works on: not those whose pruning is a no-op, nor, without
-/// `step.tokens`, the tokens whose pruning puts another token in their place.
+/// The nodes of `nodes` DDMIN works on: those whose pruning changes the text, but without
+/// `step.tokens` not the tokens whose pruning puts another token in their place.
 fn removable<T: Tree>(tree: &T, nodes: &[T::Node], step: Step) -> Vec<T::Node> {
     let substitution = |n| tree.is_token(n) && !tree.replacement_is_empty(n);
     nodes

@@ -122,9 +122,9 @@ fn opened(node: Node<'_>, spec: &UnnestSpec, src: &[u8]) -> Option<Opened> {
     }
     let first = body.child(0)?;
     let last = body.child(n - 1)?;
-    // Errors inside the body do not matter (a MISSING declarator of a parameter with a
-    // default, `f(int = 0)`, is common in C++): only the brackets the splices cut must be
-    // real tokens of the text.
+    // Errors inside the body do not matter (tree-sitter-cpp puts a MISSING node in an
+    // unnamed parameter whose default is a braced list, `f(int = {})`, valid C++): only the
+    // brackets the splices cut must be real tokens of the text.
     let bracket = |b: Node<'_>| !b.is_named() && !b.is_missing() && !b.byte_range().is_empty();
     if !bracket(first) || !bracket(last) {
         return None;
