@@ -305,6 +305,24 @@ fn c_expression_replaced_by_zero_from_grammar_data() {
 }
 
 #[test]
+fn c_sized_type_replaced_by_int_from_grammar_data() {
+    // `long` is a sized type whose shortest form is `long`, and no `int` is in the file:
+    // sub-tree replacement takes `int` from `[constants]` in passes.toml. gcc must accept
+    // the result with explicit types (no implicit int).
+    let d = Dir::new();
+    d.write("long.c", "unsigned long count(long n) { return n + 1; }\n");
+    let oracle = d.script(
+        "oracle.sh",
+        r#"grep -q 'count(' "$1" && gcc -c -w -Werror=implicit-int -x c -o /dev/null "$1" 2>/dev/null"#,
+    );
+    let out = reduce_with(&d, "subtrees", "long.c", &[]);
+    assert!(is_interesting(&oracle, "long.c", out.as_bytes()), "{out}");
+    assert!(!out.contains("long"), "{out}");
+    assert!(out.starts_with("int count("), "{out}");
+    assert!(accepted(&stats(&d), "subtrees") >= 1);
+}
+
+#[test]
 fn c_typedef_replaced_by_int_and_literals_shrunk() {
     let d = Dir::new();
     d.write(

@@ -154,6 +154,23 @@ fn subtrees_put_the_grammar_constants_in_place_of_expressions() {
         |c| c.starts_with("type a<x =") && c.ends_with("> = {};"),
     );
     assert_eq!(out, "type a<x = 0> = {};");
+    // A type becomes `int` where the tree can only keep it: a sized type's shortest form is
+    // itself (`long`), and there is no `int` in the file to take the place of either.
+    let only_types = |c: &str| c.ends_with(" f(void) { return 1; }");
+    let (out, _) = run(
+        Lang::C,
+        "long f(void) { return 1; }",
+        Pass::Subtrees,
+        only_types,
+    );
+    assert_eq!(out, "int f(void) { return 1; }");
+    let (out, _) = run(
+        Lang::Cpp,
+        "unsigned long f(void) { return 1; }",
+        Pass::Subtrees,
+        only_types,
+    );
+    assert_eq!(out, "int f(void) { return 1; }");
 }
 
 #[test]
