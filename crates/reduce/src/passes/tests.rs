@@ -156,21 +156,15 @@ fn subtrees_put_the_grammar_constants_in_place_of_expressions() {
     assert_eq!(out, "type a<x = 0> = {};");
     // A type becomes `int` where the tree can only keep it: a sized type's shortest form is
     // itself (`long`), and there is no `int` in the file to take the place of either.
-    let only_types = |c: &str| c.ends_with(" f(void) { return 1; }");
-    let (out, _) = run(
-        Lang::C,
-        "long f(void) { return 1; }",
-        Pass::Subtrees,
-        only_types,
-    );
-    assert_eq!(out, "int f(void) { return 1; }");
-    let (out, _) = run(
-        Lang::Cpp,
-        "unsigned long f(void) { return 1; }",
-        Pass::Subtrees,
-        only_types,
-    );
-    assert_eq!(out, "int f(void) { return 1; }");
+    for (lang, src) in [
+        (Lang::C, "long f(void) { return 1; }"),
+        (Lang::Cpp, "unsigned long f(void) { return 1; }"),
+    ] {
+        let (out, _) = run(lang, src, Pass::Subtrees, |c| {
+            c.ends_with(" f(void) { return 1; }")
+        });
+        assert_eq!(out, "int f(void) { return 1; }", "{lang:?}");
+    }
 }
 
 #[test]
