@@ -438,26 +438,6 @@ fn inner(node: tree_sitter::Node<'_>) -> Option<Range<usize>> {
     Some(first.end_byte()..last.start_byte())
 }
 
-/// Each candidate (a list of splices) applied to `src`, white space squeezed to one space:
-/// what the facts' unit tests compare.
-#[cfg(test)]
-fn applied(src: &str, candidates: &[Vec<(Range<usize>, Vec<u8>)>]) -> Vec<String> {
-    candidates
-        .iter()
-        .map(|splices| {
-            let mut out = String::new();
-            let mut at = 0;
-            for (r, t) in splices {
-                out.push_str(&src[at..r.start]);
-                out.push_str(std::str::from_utf8(t).unwrap());
-                at = r.end;
-            }
-            out.push_str(&src[at..]);
-            out.split_whitespace().collect::<Vec<_>>().join(" ")
-        })
-        .collect()
-}
-
 /// The tokens under `node`, in source order.
 fn leaves(node: tree_sitter::Node<'_>) -> Vec<tree_sitter::Node<'_>> {
     let mut out = Vec::new();

@@ -168,7 +168,7 @@ mod tests {
     /// Every merge of `src`, applied (whitespace squeezed to one space).
     fn merged(lang: Lang, src: &str) -> Vec<String> {
         let facts = lang.facts(src.as_bytes()).unwrap();
-        crate::facts::applied(src, &facts.merges)
+        crate::facts::tests::applied(src, &facts.merges)
     }
 
     #[test]

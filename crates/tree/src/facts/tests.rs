@@ -1,5 +1,24 @@
 use super::*;
 
+/// Each candidate (a list of splices) applied to `src`, white space squeezed to one space:
+/// what the facts' unit tests compare.
+pub(super) fn applied(src: &str, candidates: &[Vec<(Range<usize>, Vec<u8>)>]) -> Vec<String> {
+    candidates
+        .iter()
+        .map(|splices| {
+            let mut out = String::new();
+            let mut at = 0;
+            for (r, t) in splices {
+                out.push_str(&src[at..r.start]);
+                out.push_str(std::str::from_utf8(t).unwrap());
+                at = r.end;
+            }
+            out.push_str(&src[at..]);
+            out.split_whitespace().collect::<Vec<_>>().join(" ")
+        })
+        .collect()
+}
+
 fn texts(src: &str, ranges: impl IntoIterator<Item = Range<usize>>) -> Vec<String> {
     ranges.into_iter().map(|r| src[r].to_string()).collect()
 }

@@ -145,7 +145,7 @@ mod tests {
     /// Every unnest of `src`, applied (whitespace squeezed to one space).
     fn unnested(src: &str) -> Vec<String> {
         let facts = Lang::Cpp.facts(src.as_bytes()).unwrap();
-        crate::facts::applied(src, &facts.unnests)
+        crate::facts::tests::applied(src, &facts.unnests)
     }
 
     #[test]
