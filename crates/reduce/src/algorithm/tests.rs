@@ -172,6 +172,20 @@ fn final_text_pass_removes_what_the_tree_cannot() {
     }
 }
 
+/// `src` reduced as C by `config`'s rounds, with `interesting` as the oracle.
+fn reduced_c(
+    src: &[u8],
+    interesting: impl Fn(&[u8]) -> bool + Send + Sync + 'static,
+    config: &TreeConfig,
+) -> String {
+    let judge = Judge::new(
+        Box::new(crate::engine::FnOracle::new(interesting)),
+        crate::JudgeOptions::default(),
+    );
+    let mut tree = RTree::build(treedd_tree::Lang::C, src).unwrap();
+    String::from_utf8(reduce_tree(&mut tree, &judge, config).text).unwrap()
+}
+
 #[test]
 fn a_round_without_the_reference_closure_ends_the_rounds() {
     // `g`'s local `a` is spelled like the function `a` before it, which may go as a whole but
@@ -185,16 +199,11 @@ fn a_round_without_the_reference_closure_ends_the_rounds() {
             && (!c.contains("int a(") || c.contains("int a(void) { return 1; }"))
     };
     for (closure, expected) in [(false, false), (true, false)] {
-        let judge = Judge::new(
-            Box::new(crate::engine::FnOracle::new(interesting)),
-            crate::JudgeOptions::default(),
-        );
-        let mut tree = RTree::build(treedd_tree::Lang::C, src).unwrap();
         let config = TreeConfig {
             closure,
             ..TreeConfig::new(Base::Hddr, Hoisting::None)
         };
-        let out = String::from_utf8(reduce_tree(&mut tree, &judge, &config).text).unwrap();
+        let out = reduced_c(src, interesting, &config);
         assert_eq!(out.contains("int a("), expected, "{out}");
     }
 }
@@ -209,16 +218,11 @@ fn a_round_with_token_replacements_ends_the_rounds() {
         c.contains("double a;") && c.contains(" b;")
     };
     for token_replacements in [true, false] {
-        let judge = Judge::new(
-            Box::new(crate::engine::FnOracle::new(interesting)),
-            crate::JudgeOptions::default(),
-        );
-        let mut tree = RTree::build(treedd_tree::Lang::C, src).unwrap();
         let config = TreeConfig {
             token_replacements,
             ..TreeConfig::new(Base::Hddr, Hoisting::None)
         };
-        let out = String::from_utf8(reduce_tree(&mut tree, &judge, &config).text).unwrap();
+        let out = reduced_c(src, interesting, &config);
         assert_eq!(
             out, "double a;\nint b;\n",
             "token_replacements {token_replacements}"
