@@ -49,6 +49,12 @@ const TSC: Compiler = Compiler {
     compile: r#"tsc --noEmit --strict --target es2020 "$1""#,
     first_error: "grep -m1 'error TS'",
 };
+/// TypeScript 5, which still reads `module n {..}` as a namespace (TypeScript 6 and later
+/// reject it), from the private install `.ci/run` makes.
+const TSC5: Compiler = Compiler {
+    compile: r#""$HOME/.cache/treedd-ci/typescript5/node_modules/.bin/tsc" --noEmit --strict --target es2020 "$1""#,
+    first_error: "grep -m1 'error TS'",
+};
 
 /// `oracle.sh` in `d`: a candidate (`$1`) is interesting when `compiler` accepts it and it
 /// still holds `marker`; when the compiler rejects it, its first error line goes to
@@ -636,4 +642,31 @@ fn typescript_type_parameters_go_with_their_arguments() {
     let (out, _) = reduce(&d, "m.ts", &["--passes", "rewrite"]);
     assert!(!out.contains('<'), "{out}");
     assert!(out.contains("value:"), "{out}");
+}
+
+#[test]
+fn typescript_namespace_becomes_module() {
+    // TypeScript 5 reads `module n {..}` as `namespace n {..}`; the keyword is hidden from
+    // the tree phase, so only the rewrite can shorten it.
+    let tsc5 = dirs_home().join(".cache/treedd-ci/typescript5/node_modules/.bin/tsc");
+    assert!(
+        tsc5.exists(),
+        "{} is missing; install it with `npm install --prefix ~/.cache/treedd-ci/typescript5 typescript@5` (.ci/run does)",
+        tsc5.display()
+    );
+    let d = Dir::new();
+    d.write(
+        "m.ts",
+        "namespace geometry.units {\n  export const scale = 20;\n}\n\n\
+         export const marker = geometry.units.scale + 1;\n",
+    );
+    compiler_oracle(&d, &TSC5, "'units.scale + 1'");
+    let (out, _) = reduce(&d, "m.ts", &["--passes", "rewrite"]);
+    assert!(out.contains("module geometry.units"), "{out}");
+    assert!(!out.contains("namespace"), "{out}");
+}
+
+/// The user's home folder, where `.ci/run` puts tools it installs privately.
+fn dirs_home() -> std::path::PathBuf {
+    std::path::PathBuf::from(std::env::var_os("HOME").expect("HOME is set"))
 }
