@@ -176,7 +176,7 @@ fn announce_rest<T: Tree>(s: &Session<T>, mut out: Vec<Vec<u8>>, step: Step) {
         return;
     }
     next_visits(s, &mut out, step, budget, Assumed::none());
-    s.judge.announce(out);
+    s.judge.announce_from(&s.current, out);
 }
 
 /// Append what the visits of the nodes in `s.ahead` test if every test fails, until `out`

@@ -301,7 +301,7 @@ impl<'a, T: Tree> Session<'a, T> {
 /// answered without the judge: tentative edits that do not change the text (a node whose
 /// replacement is its own text) must not cost an oracle run.
 pub(crate) fn candidate_test(judge: &Judge, current: &[u8], candidate: &[u8]) -> bool {
-    candidate == current || judge.test(candidate)
+    candidate == current || judge.test_from(Some(current), candidate)
 }
 
 /// What follows the tree phase on a given text, at most a given number of candidates (see

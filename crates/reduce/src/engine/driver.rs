@@ -47,7 +47,7 @@ pub(crate) fn first_interesting(
     let winners: Mutex<Vec<(usize, Vec<u8>)>> = Mutex::new(Vec::new());
     let first = first_passing(judge, jobs, n, &|i| {
         let candidate = make(i).filter(|c| c != current)?;
-        let interesting = judge.test(&candidate);
+        let interesting = judge.test_from(Some(current), &candidate);
         if interesting {
             lock(&winners).push((i, candidate));
         }
@@ -108,6 +108,8 @@ const AHEAD_OF_PROBABLE: usize = 2;
 /// What the workers of [`first_true_watched`] share with the caller's thread.
 struct Progress {
     outcomes: Vec<Option<bool>>,
+    /// Which indices were answered (or had nothing to test).
+    done: Vec<bool>,
     /// When the run of each index started, until it answered: when it was handed out, or
     /// when the run it waits for started if the lookahead says so (a run started earlier
     /// as a bet on success, or later once a permit came free).
@@ -137,6 +139,7 @@ pub(crate) fn first_true_watched(
     let shared = Arc::new(Shared {
         progress: Mutex::new(Progress {
             outcomes: vec![None; n],
+            done: vec![false; n],
             pending: vec![None; n],
             active: workers,
         }),
@@ -188,8 +191,21 @@ pub(crate) fn first_true_watched(
             }
             let mut p = lock(progress);
             p.outcomes[i] = outcome;
+            p.done[i] = true;
             p.pending[i] = None;
-            drop(p);
+            if speculating && outcome != Some(true) {
+                // The bets left whose earlier indices all failed (see `Bet::is_earliest`).
+                let failed = p
+                    .done
+                    .iter()
+                    .zip(&p.outcomes)
+                    .take_while(|&(&d, &o)| d && o != Some(true))
+                    .count();
+                drop(p);
+                found.failed_through(failed);
+            } else {
+                drop(p);
+            }
             changed.notify_all();
         }
         lock(progress).active -= 1;

@@ -186,6 +186,13 @@ impl Judge {
 
     /// True if the candidate is interesting. Thread-safe; false at once after `cancel`.
     pub fn test(&self, candidate: &[u8]) -> bool {
+        self.test_from(None, candidate)
+    }
+
+    /// [`Judge::test`] of a candidate made from `base`, the text the algorithm holds: with
+    /// several jobs, the edit from one to the other is a hint for later tests of the same
+    /// edit on other texts (see *Hints* in `lookahead`).
+    pub fn test_from(&self, base: Option<&[u8]>, candidate: &[u8]) -> bool {
         if self.is_cancelled() {
             return false;
         }
@@ -223,7 +230,12 @@ impl Judge {
                 }
             };
             let main = bet.is_none();
-            let interesting = match la.request(key, candidate, main, &lost, &started) {
+            if let Some(base) = base {
+                la.note_edit(key, super::lookahead::hints::signature(base, candidate));
+            }
+            let earliest = || bet.as_ref().is_some_and(|b| b.is_earliest());
+            let interesting = match la.request_bet(key, candidate, main, &earliest, &lost, &started)
+            {
                 Answer::Known(interesting) => interesting,
                 Answer::Assumed => true,
                 Answer::Lost => {
@@ -559,6 +571,16 @@ impl Judge {
     /// workers test them ahead of time (only inside [`Judge::with_lookahead`]).
     pub(crate) fn announce(&self, candidates: Vec<Vec<u8>>) {
         if let Some(la) = self.lookahead() {
+            la.announce(candidates);
+        }
+    }
+
+    /// [`Judge::announce`] of candidates made from `base` (see [`Judge::test_from`]).
+    pub(crate) fn announce_from(&self, base: &[u8], candidates: Vec<Vec<u8>>) {
+        if let Some(la) = self.lookahead() {
+            for c in &candidates {
+                la.note_edit(Cache::key(c), super::lookahead::hints::signature(base, c));
+            }
             la.announce(candidates);
         }
     }

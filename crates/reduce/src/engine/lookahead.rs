@@ -47,6 +47,12 @@
 //! speculative driver then tests in order (`Judge::chains_wins`): its bets would be on
 //! failures. A failed assumption is replayed as above, so the result is still that of one job.
 //!
+//! **Hints** (`hints`). A prediction per candidate: the answer its edit got on an earlier
+//! text. The algorithm's own test of an edit that was interesting before (a lost bet's run
+//! that answered "interesting" for the same edit on the old base: concurrent successes) is
+//! assumed interesting as soon as its run starts, and one that failed before is not assumed
+//! by the streak. A wrong hint is replayed as above.
+//!
 //! **Preemption.** When a branch falls due and every permit is taken, the workers are mostly
 //! on bets that the branch's condition *fails* (the later candidates of the same round), which
 //! are lost if it wins, as it probably does. The latest started of those runs is killed to free
@@ -60,13 +66,17 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use super::cache::Key;
+use assume::{assume_after, chains_wins, replay_is_cheap, SCALE_DOWN, SCALE_MAX, SCALE_UP};
 use durations::Durations;
+use hints::Hints;
 use replay::Mispredictions;
 use runs::{branch_candidate, drop_after, end_branch, make_room, preempt, release};
 use streak::Streak;
 use treedd_proc::RunToken;
 
+mod assume;
 mod durations;
+pub(crate) mod hints;
 mod recent;
 mod replay;
 mod runs;
@@ -97,6 +107,8 @@ struct State {
     durations: Durations,
     /// The recent answers the algorithm used (see *Chains of wins*).
     streak: Streak,
+    /// The answers of earlier candidates made by the same edits (see *Hints*).
+    hints: Hints,
     /// Runs asked for by tests (see [`Lookahead::request`]): before `queue`, and the
     /// algorithm's own (`true`, not a bet of the driver) before everything.
     requests: VecDeque<(Key, Vec<u8>, bool)>,
@@ -207,6 +219,7 @@ impl Lookahead {
                 branches: Vec::new(),
                 durations: Durations::default(),
                 streak: Streak::default(),
+                hints: Hints::default(),
                 requests: VecDeque::new(),
                 slots: HashMap::new(),
                 wanted: HashMap::new(),
@@ -271,6 +284,11 @@ impl Lookahead {
         }
     }
 
+    /// `key` is a candidate made by the edit `edit` (see *Hints*).
+    pub fn note_edit(&self, key: Key, edit: u64) {
+        lock(&self.state).hints.note(key, edit);
+    }
+
     /// An oracle run of `key` is under way (announcing it again would waste a place).
     pub fn under_way(&self, key: &Key) -> bool {
         matches!(lock(&self.state).slots.get(key), Some(Slot::Running { .. }))
@@ -330,6 +348,19 @@ impl Lookahead {
         s.durations.win_after()
     }
 
+    /// [`Lookahead::request_bet`] of a test that is never the earliest bet of a sequence.
+    #[cfg(test)]
+    pub fn request(
+        &self,
+        key: Key,
+        candidate: &[u8],
+        main: bool,
+        lost: &dyn Fn() -> bool,
+        started: &dyn Fn(Instant),
+    ) -> Answer {
+        self.request_bet(key, candidate, main, &|| false, lost, started)
+    }
+
     /// A test wants `key` tested: the algorithm's own (`main`) or a bet of the speculative
     /// driver (`driver::current_bet`). A worker runs it (before any announced candidate) and
     /// this waits for the answer, or for a run of it already in flight, until `lost()`
@@ -337,12 +368,17 @@ impl Lookahead {
     /// [`Answer`]). A run whose bet was lost goes on until its permit is wanted (see the
     /// module docs); a run killed to make room is queued again while a test waits for it.
     ///
+    /// A bet is the earliest of its sequence once `earliest()` holds (every earlier index
+    /// failed): its answer is the algorithm's next one, and it is assumed like the
+    /// algorithm's own tests where its edit won before (see *Hints*).
+    ///
     /// `started` is told when the run it waits for started (once per run it joins).
-    pub fn request(
+    pub fn request_bet(
         &self,
         key: Key,
         candidate: &[u8],
         main: bool,
+        earliest: &dyn Fn() -> bool,
         lost: &dyn Fn() -> bool,
         started: &dyn Fn(Instant),
     ) -> Answer {
@@ -360,7 +396,8 @@ impl Lookahead {
             if s.stopped {
                 break Answer::None;
             }
-            let sure_after = assume_after(&s, main);
+            let hint = s.hints.predicts_key(&key);
+            let sure_after = assume_after(&s, main, hint, earliest());
             // Asked only when the run is due (a system call).
             let due_at_start = sure_after.is_some_and(|(after, _)| {
                 matches!(s.slots.get(&key), Some(Slot::Running { since, .. }) if since.elapsed() >= after)
@@ -539,6 +576,7 @@ impl Lookahead {
             s.durations.add(took, interesting);
         }
         if let Some(interesting) = interesting {
+            s.hints.answered(&key, interesting);
             end_branch(&mut s, &key, interesting);
             s.preempted.remove(&key);
         }
@@ -706,45 +744,6 @@ fn take_failed(s: &mut State, stop: &AtomicBool) -> Option<u64> {
         stop.store(false, std::sync::atomic::Ordering::SeqCst);
     }
     failed
-}
-
-/// How long a run must have lasted before the algorithm may go on as if it were interesting
-/// (see *Assumptions*), and the unit it is in: inside a unit, once durations tell the answers
-/// apart with [`durations::ASSUME_SHARE`]; where they do not, at once for the algorithm's
-/// own tests (`main`) while most recent answers were wins (see *Chains of wins*).
-fn assume_after(s: &State, main: bool) -> Option<(Duration, u64)> {
-    let (unit, _) = s.unit?;
-    if main && s.streak.predicts_win() {
-        return Some((Duration::ZERO, unit));
-    }
-    Some((s.durations.assume_after()?.mul_f64(s.assume_scale), unit))
-}
-
-/// Wins are chained (see *Chains of wins*): durations do not tell answers apart, most
-/// recent answers were wins, and an assumption may be made (inside a unit whose replay is
-/// cheap).
-fn chains_wins(s: &State) -> bool {
-    s.unit.is_some() && s.streak.predicts_win() && replay_is_cheap(s)
-}
-
-/// The assumption time is scaled by `State::assume_scale`: times [`SCALE_UP`] after a
-/// misprediction, times [`SCALE_DOWN`] after a confirmed assumption, between 1 and
-/// [`SCALE_MAX`]. The durations' shares are estimates from few runs, and the runs of one
-/// phase of a reduction can differ from the last ones': on Perses clang-22382, 14 of 30
-/// assumptions failed before this.
-const SCALE_UP: f64 = 2.0;
-const SCALE_DOWN: f64 = 0.9;
-const SCALE_MAX: f64 = 16.0;
-
-/// Whether replaying from the oldest checkpoint an assumption may take the algorithm back
-/// to costs little enough: less than [`Mispredictions::replay_factor`] typical interesting
-/// runs of treedd's CPU since it was made.
-fn replay_is_cheap(s: &State) -> bool {
-    let (Some((_, since_cpu)), Some(typical)) = (s.unit, s.durations.median_interesting()) else {
-        return false;
-    };
-    treedd_proc::cpu_seconds() - since_cpu
-        < s.mispredictions.replay_factor() * typical.as_secs_f64()
 }
 
 /// Take a permit and mark `key` as running speculatively, for [`Lookahead::next`].

@@ -243,7 +243,7 @@ impl<'a> Passes<'a> {
         let current = self.current.clone();
         let candidate = |kept: &[usize]| keeping_tied(&current, units, ties, kept);
         let all = candidate(&[]);
-        if all != current && self.judge.test(&all) {
+        if all != current && self.judge.test_from(Some(&current), &all) {
             self.accept(all);
             return;
         }

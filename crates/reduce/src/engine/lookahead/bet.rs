@@ -15,6 +15,8 @@ use super::Lookahead;
 /// be noticed only when its wait times out.
 pub(crate) struct Found {
     index: AtomicUsize,
+    /// How many indices from the first answered without being interesting.
+    failed: AtomicUsize,
     wake: OnceLock<Weak<Lookahead>>,
 }
 
@@ -28,6 +30,7 @@ impl Found {
     pub fn new() -> Found {
         Found {
             index: AtomicUsize::new(usize::MAX),
+            failed: AtomicUsize::new(0),
             wake: OnceLock::new(),
         }
     }
@@ -40,6 +43,17 @@ impl Found {
     /// The smallest interesting index so far (`usize::MAX`: none).
     pub fn get(&self) -> usize {
         self.index.load(Ordering::SeqCst)
+    }
+
+    /// The first `n` indices answered, none interesting: the bet at `n` is the earliest
+    /// one left, and a bet waiting on `la` is woken (see [`Bet::is_earliest`]).
+    pub fn failed_through(&self, n: usize) {
+        let before = self.failed.fetch_max(n, Ordering::SeqCst);
+        if n > before {
+            if let Some(la) = self.wake.get().and_then(Weak::upgrade) {
+                la.notify();
+            }
+        }
     }
 
     /// `index` is interesting: wake the bets waiting on `la` if that lowers the smallest.
@@ -96,6 +110,12 @@ impl Bet {
     /// An earlier index of the sequence was interesting: this answer is not needed.
     pub fn lost(&self) -> bool {
         self.found.get() < self.index
+    }
+
+    /// Every earlier index was answered and none was interesting: this answer is the one
+    /// the algorithm waits for next.
+    pub fn is_earliest(&self) -> bool {
+        self.found.failed.load(Ordering::SeqCst) >= self.index
     }
 
     /// This index is interesting: later bets are lost from now on (and woken if waiting).

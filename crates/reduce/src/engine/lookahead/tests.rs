@@ -680,3 +680,112 @@ fn while_most_answers_are_wins_main_tests_are_assumed_at_once_and_a_failure_kill
         assert_eq!(la.take_failed(), Some(1));
     });
 }
+
+#[test]
+fn a_main_test_of_an_edit_that_won_before_is_assumed_at_once_and_one_that_failed_is_not() {
+    use super::hints::signature;
+    use super::streak::STREAK_WINDOW;
+    use super::{Answer, Lookahead};
+    use crate::Cache;
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+    let la = Lookahead::with_stop(3, 0, Arc::new(AtomicBool::new(false)));
+    super::lock(&la.state).durations = durations(&[50; 4], &[50; 4]);
+    la.set_unit(Some((1, treedd_proc::cpu_seconds())));
+    let (old, new) = (
+        &b"int a; int b; int c; int d;"[..],
+        &b"int a; int c; int d;"[..],
+    );
+    // Bets on the old text: removing `int c;` was interesting, removing `int d;` was not.
+    let bets: [&[u8]; 2] = [b"int a; int b; int d;", b"int a; int b; int c; "];
+    let la = &la;
+    for (bet, interesting) in bets.into_iter().zip([true, false]) {
+        la.note_edit(Cache::key(bet), signature(old, bet));
+        std::thread::scope(|scope| {
+            let t = scope.spawn(|| la.request(Cache::key(bet), bet, false, &|| false, &|_| {}));
+            let (key, _, _, _) = la.next(Cache::key).expect("the bet's run");
+            la.finish(key, Some(interesting));
+            assert_eq!(t.join().unwrap(), Answer::Known(interesting));
+        });
+    }
+    let request = |candidate: &'static [u8]| {
+        la.note_edit(Cache::key(candidate), signature(new, candidate));
+        move || la.request(Cache::key(candidate), candidate, true, &|| false, &|_| {})
+    };
+    std::thread::scope(|scope| {
+        // No streak: the answers so far were one win and one failure.
+        assert!(!la.chains_wins());
+        let c = scope.spawn(request(b"int a; int d;"));
+        let (c_key, _, _, _) = la.next(Cache::key).expect("c's run");
+        std::thread::sleep(Duration::from_millis(30));
+        let early = c.is_finished();
+        la.finish(c_key, Some(true));
+        assert!(
+            early,
+            "the edit won on the old text: assumed as its run starts"
+        );
+        assert_eq!(c.join().unwrap(), Answer::Assumed);
+        // A streak of wins, but this edit failed on the old text: it waits for its answer.
+        la.note_answers(std::iter::repeat_n(true, STREAK_WINDOW));
+        assert!(la.chains_wins());
+        let d = scope.spawn(request(b"int a; int c; "));
+        let (d_key, _, _, _) = la.next(Cache::key).expect("d's run");
+        std::thread::sleep(Duration::from_millis(30));
+        assert!(!d.is_finished(), "the edit failed on the old text");
+        la.finish(d_key, Some(false));
+        assert_eq!(d.join().unwrap(), Answer::Known(false));
+    });
+}
+
+#[test]
+fn the_earliest_bet_of_an_edit_that_won_before_is_assumed_and_a_later_bet_is_not() {
+    use super::hints::signature;
+    use super::{Answer, Lookahead};
+    use crate::Cache;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let la = Lookahead::with_stop(3, 0, Arc::new(AtomicBool::new(false)));
+    super::lock(&la.state).durations = durations(&[50; 4], &[50; 4]);
+    la.set_unit(Some((1, treedd_proc::cpu_seconds())));
+    let (old, new) = (
+        &b"int a; int b; int c; int d;"[..],
+        &b"int a; int c; int d;"[..],
+    );
+    let won: &[u8] = b"int a; int b; int c; ";
+    let la = &la;
+    la.note_edit(Cache::key(won), signature(old, won));
+    std::thread::scope(|scope| {
+        let t = scope.spawn(|| la.request(Cache::key(won), won, false, &|| false, &|_| {}));
+        let (key, _, _, _) = la.next(Cache::key).expect("the old bet's run");
+        la.finish(key, Some(true));
+        assert_eq!(t.join().unwrap(), Answer::Known(true));
+    });
+    // The same edit on the new text, as a bet of the driver: assumed only once every
+    // earlier index of its sequence has failed.
+    let bet: &[u8] = b"int a; int c; ";
+    la.note_edit(Cache::key(bet), signature(new, bet));
+    let earliest = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let t = scope.spawn(|| {
+            let earliest = || earliest.load(Ordering::SeqCst);
+            la.request_bet(Cache::key(bet), bet, false, &earliest, &|| false, &|_| {})
+        });
+        let (key, _, _, _) = la.next(Cache::key).expect("the bet's run");
+        std::thread::sleep(Duration::from_millis(30));
+        let waited = !t.is_finished();
+        earliest.store(true, Ordering::SeqCst);
+        la.notify();
+        std::thread::sleep(Duration::from_millis(30));
+        let assumed = t.is_finished();
+        la.finish(key, Some(true));
+        assert!(
+            waited,
+            "a bet with earlier indices pending waits for its answer"
+        );
+        assert!(
+            assumed,
+            "the earliest bet is assumed once the earlier ones failed"
+        );
+        assert_eq!(t.join().unwrap(), Answer::Assumed);
+    });
+}
