@@ -681,26 +681,23 @@ fn while_most_answers_are_wins_main_tests_are_assumed_at_once_and_a_failure_kill
     });
 }
 
-#[test]
-fn a_main_test_of_an_edit_that_won_before_is_assumed_at_once_and_one_that_failed_is_not() {
+/// The text the bets of [`hinted`] were made from, and the same with `int b;` removed.
+const HINT_OLD: &[u8] = b"int a; int b; int c; int d;";
+const HINT_NEW: &[u8] = b"int a; int c; int d;";
+
+/// A lookahead of 3 jobs inside a unit, with durations that do not tell answers apart, after
+/// bets on edits of [`HINT_OLD`] that answered as `answers` say (candidate, interesting).
+fn hinted(answers: &[(&[u8], bool)]) -> super::Lookahead {
     use super::hints::signature;
-    use super::streak::STREAK_WINDOW;
-    use super::{Answer, Lookahead};
+    use super::Answer;
     use crate::Cache;
     use std::sync::atomic::AtomicBool;
     use std::sync::Arc;
-    let la = Lookahead::with_stop(3, 0, Arc::new(AtomicBool::new(false)));
+    let la = super::Lookahead::with_stop(3, 0, Arc::new(AtomicBool::new(false)));
     super::lock(&la.state).durations = durations(&[50; 4], &[50; 4]);
     la.set_unit(Some((1, treedd_proc::cpu_seconds())));
-    let (old, new) = (
-        &b"int a; int b; int c; int d;"[..],
-        &b"int a; int c; int d;"[..],
-    );
-    // Bets on the old text: removing `int c;` was interesting, removing `int d;` was not.
-    let bets: [&[u8]; 2] = [b"int a; int b; int d;", b"int a; int b; int c; "];
-    let la = &la;
-    for (bet, interesting) in bets.into_iter().zip([true, false]) {
-        la.note_edit(Cache::key(bet), signature(old, bet));
+    for &(bet, interesting) in answers {
+        la.note_edit(Cache::key(bet), signature(HINT_OLD, bet));
         std::thread::scope(|scope| {
             let t = scope.spawn(|| la.request(Cache::key(bet), bet, false, &|| false, &|_| {}));
             let (key, _, _, _) = la.next(Cache::key).expect("the bet's run");
@@ -708,8 +705,22 @@ fn a_main_test_of_an_edit_that_won_before_is_assumed_at_once_and_one_that_failed
             assert_eq!(t.join().unwrap(), Answer::Known(interesting));
         });
     }
+    la
+}
+
+#[test]
+fn a_main_test_of_an_edit_that_won_before_is_assumed_at_once_and_one_that_failed_is_not() {
+    use super::hints::signature;
+    use super::streak::STREAK_WINDOW;
+    use super::Answer;
+    use crate::Cache;
+    // Removing `int c;` was interesting on the old text, removing `int d;` was not.
+    let la = &hinted(&[
+        (b"int a; int b; int d;", true),
+        (b"int a; int b; int c; ", false),
+    ]);
     let request = |candidate: &'static [u8]| {
-        la.note_edit(Cache::key(candidate), signature(new, candidate));
+        la.note_edit(Cache::key(candidate), signature(HINT_NEW, candidate));
         move || la.request(Cache::key(candidate), candidate, true, &|| false, &|_| {})
     };
     std::thread::scope(|scope| {
@@ -739,30 +750,14 @@ fn a_main_test_of_an_edit_that_won_before_is_assumed_at_once_and_one_that_failed
 #[test]
 fn the_earliest_bet_of_an_edit_that_won_before_is_assumed_and_a_later_bet_is_not() {
     use super::hints::signature;
-    use super::{Answer, Lookahead};
+    use super::Answer;
     use crate::Cache;
     use std::sync::atomic::{AtomicBool, Ordering};
-    use std::sync::Arc;
-    let la = Lookahead::with_stop(3, 0, Arc::new(AtomicBool::new(false)));
-    super::lock(&la.state).durations = durations(&[50; 4], &[50; 4]);
-    la.set_unit(Some((1, treedd_proc::cpu_seconds())));
-    let (old, new) = (
-        &b"int a; int b; int c; int d;"[..],
-        &b"int a; int c; int d;"[..],
-    );
-    let won: &[u8] = b"int a; int b; int c; ";
-    let la = &la;
-    la.note_edit(Cache::key(won), signature(old, won));
-    std::thread::scope(|scope| {
-        let t = scope.spawn(|| la.request(Cache::key(won), won, false, &|| false, &|_| {}));
-        let (key, _, _, _) = la.next(Cache::key).expect("the old bet's run");
-        la.finish(key, Some(true));
-        assert_eq!(t.join().unwrap(), Answer::Known(true));
-    });
+    let la = &hinted(&[(b"int a; int b; int c; ", true)]);
     // The same edit on the new text, as a bet of the driver: assumed only once every
     // earlier index of its sequence has failed.
     let bet: &[u8] = b"int a; int c; ";
-    la.note_edit(Cache::key(bet), signature(new, bet));
+    la.note_edit(Cache::key(bet), signature(HINT_NEW, bet));
     let earliest = AtomicBool::new(false);
     std::thread::scope(|scope| {
         let t = scope.spawn(|| {
