@@ -670,3 +670,23 @@ fn typescript_namespace_becomes_module() {
 fn dirs_home() -> std::path::PathBuf {
     std::path::PathBuf::from(std::env::var_os("HOME").expect("HOME is set"))
 }
+
+#[test]
+fn java_abstract_method_gets_an_empty_body_and_the_class_is_no_longer_abstract() {
+    // The method has no body to empty; the rewrite gives it one (`{}`, it is `void`), and
+    // then nothing keeps the class abstract.
+    let d = Dir::new();
+    d.write(
+        "M.java",
+        "abstract class M {\n    abstract void run(Runnable task);\n\n    \
+         void go() {\n        run(() -> {});\n        int marker = 42;\n    }\n}\n",
+    );
+    compiler_oracle(&d, &JAVAC, "'run(() ->'");
+    let (out, _) = reduce(&d, "M.java", &["--passes", "rewrite"]);
+    assert!(!out.contains("abstract"), "{out}");
+    assert!(
+        out.lines()
+            .any(|l| l.contains("void run(Runnable") && l.trim_end().ends_with("{}")),
+        "{out}"
+    );
+}
