@@ -657,11 +657,12 @@ fn typescript_namespace_becomes_module() {
     let d = Dir::new();
     d.write(
         "m.ts",
-        "namespace geometry.units {\n  export const scale = 20;\n}\n\n\
-         export const marker = geometry.units.scale + 1;\n",
+        "namespace geometry.units {\n  export const scale = 2;\n}\ngeometry.units.scale;\n",
     );
-    compiler_oracle(&d, &TSC5, "'units.scale + 1'");
-    let (out, _) = reduce(&d, "m.ts", &["--passes", "rewrite"]);
+    compiler_oracle(&d, &TSC5, "'units.scale;'");
+    // `fastest`: a coarse tree phase of few candidates (TypeScript 5 takes about two
+    // seconds a run).
+    let (out, _) = reduce(&d, "m.ts", &["--preset", "fastest", "--passes", "rewrite"]);
     assert!(out.contains("module geometry.units"), "{out}");
     assert!(!out.contains("namespace"), "{out}");
 }
