@@ -266,13 +266,18 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// The one edit turning `base.text` into `new`: everything between their common prefix and
-/// their common suffix is replaced.
-fn edit_between(base: &Base, new: &[u8]) -> InputEdit {
-    let old = &base.text[..];
+/// The one edit turning `old` into `new`: everything between their common prefix and their
+/// common suffix is replaced. Returns where it starts and where it ends in each text
+/// (`old[start..old_end]` becomes `new[start..new_end]`).
+pub fn changed_range(old: &[u8], new: &[u8]) -> (usize, usize, usize) {
     let start = common_prefix(old, new);
     let suffix = common_suffix(&old[start..], &new[start..]);
-    let (old_end, new_end) = (old.len() - suffix, new.len() - suffix);
+    (start, old.len() - suffix, new.len() - suffix)
+}
+
+/// The one edit turning `base.text` into `new` (see [`changed_range`]), as tree-sitter wants it.
+fn edit_between(base: &Base, new: &[u8]) -> InputEdit {
+    let (start, old_end, new_end) = changed_range(&base.text, new);
     let start_position = point_at(&base.lines, start);
     InputEdit {
         start_byte: start,
@@ -366,6 +371,22 @@ mod tests {
         assert_eq!((e.start_byte, e.old_end_byte, e.new_end_byte), (22, 22, 22));
         assert_eq!(common_prefix(&[7; 200], &[7; 130]), 130);
         assert_eq!(common_suffix(&[7; 200], &[7; 130]), 130);
+    }
+
+    #[test]
+    fn common_ends_are_found_across_chunks() {
+        let a: Vec<u8> = (0..1000u32).map(|i| (i % 251) as u8).collect();
+        let mut b = a.clone();
+        b[700] ^= 1;
+        assert_eq!(common_prefix(&a, &b), 700);
+        assert_eq!(common_suffix(&a, &b), 299);
+        assert_eq!(common_prefix(&a, &a[..10]), 10);
+        assert_eq!(common_suffix(&a, &a[990..]), 10);
+        assert_eq!(common_prefix(b"", b"x"), 0);
+        // An edit inside a repeat: prefix and suffix do not overlap.
+        let (base, cand) = (b"aaaa", b"aaa");
+        let p = common_prefix(base, cand);
+        assert_eq!((p, common_suffix(&base[p..], &cand[p..])), (3, 0));
     }
 
     #[test]

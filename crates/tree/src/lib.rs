@@ -31,7 +31,7 @@ mod squeeze;
 pub use dump::dump;
 pub use error::Error;
 pub use facts::{Definition, Facts, Ident, Inlinable, ListSite, Literal};
-pub use filter::SyntaxFilter;
+pub use filter::{changed_range, SyntaxFilter};
 pub use glue::glue;
 pub use inject::count_errors;
 pub use lang::{Grammar, Lang};

@@ -110,6 +110,8 @@ struct Progress {
     outcomes: Vec<Option<bool>>,
     /// Which indices were answered (or had nothing to test).
     done: Vec<bool>,
+    /// How many indices from the first were answered, none interesting.
+    failed: usize,
     /// When the run of each index started, until it answered: when it was handed out, or
     /// when the run it waits for started if the lookahead says so (a run started earlier
     /// as a bet on success, or later once a permit came free).
@@ -140,6 +142,7 @@ pub(crate) fn first_true_watched(
         progress: Mutex::new(Progress {
             outcomes: vec![None; n],
             done: vec![false; n],
+            failed: 0,
             pending: vec![None; n],
             active: workers,
         }),
@@ -195,12 +198,10 @@ pub(crate) fn first_true_watched(
             p.pending[i] = None;
             if speculating && outcome != Some(true) {
                 // The bets left whose earlier indices all failed (see `Bet::is_earliest`).
-                let failed = p
-                    .done
-                    .iter()
-                    .zip(&p.outcomes)
-                    .take_while(|&(&d, &o)| d && o != Some(true))
-                    .count();
+                while p.failed < n && p.done[p.failed] && p.outcomes[p.failed] != Some(true) {
+                    p.failed += 1;
+                }
+                let failed = p.failed;
                 drop(p);
                 found.failed_through(failed);
             } else {

@@ -578,10 +578,11 @@ impl Judge {
     /// [`Judge::announce`] of candidates made from `base` (see [`Judge::test_from`]).
     pub(crate) fn announce_from(&self, base: &[u8], candidates: Vec<Vec<u8>>) {
         if let Some(la) = self.lookahead() {
-            for c in &candidates {
-                la.note_edit(Cache::key(c), super::lookahead::hints::signature(base, c));
-            }
-            la.announce(candidates);
+            let edits = candidates.into_iter().map(|c| {
+                let edit = super::lookahead::hints::signature(base, &c);
+                (c, Some(edit))
+            });
+            la.announce_edits(edits.collect());
         }
     }
 

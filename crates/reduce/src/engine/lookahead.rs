@@ -101,7 +101,8 @@ enum Slot {
 }
 
 struct State {
-    queue: VecDeque<Vec<u8>>,
+    /// Announced candidates, each with its edit if the announcer named it (see *Hints*).
+    queue: VecDeque<(Vec<u8>, Option<u64>)>,
     /// Bets on success: (condition, what is tested next if the condition is interesting).
     branches: Vec<(Key, VecDeque<Vec<u8>>)>,
     durations: Durations,
@@ -275,6 +276,12 @@ impl Lookahead {
     /// whose run ends next takes the queue as it goes on (a wake-up for nothing is a system
     /// call and a context switch; HDD announces at every visit).
     pub fn announce(&self, candidates: Vec<Vec<u8>>) {
+        self.announce_edits(candidates.into_iter().map(|c| (c, None)).collect());
+    }
+
+    /// [`Lookahead::announce`] of candidates with their edits (see *Hints*): an edit is
+    /// noted when its candidate's run starts, the first time its key is worked out.
+    pub fn announce_edits(&self, candidates: Vec<(Vec<u8>, Option<u64>)>) {
         let mut s = lock(&self.state);
         s.queue = candidates.into_iter().take(QUEUE_LIMIT).collect();
         let startable = s.free > 0 && !s.queue.is_empty();
@@ -681,10 +688,13 @@ impl Lookahead {
                         }
                     }
                 }
-                while let Some(candidate) = s.queue.pop_front() {
+                while let Some((candidate, edit)) = s.queue.pop_front() {
                     let key = key_of(&candidate);
                     if s.slots.contains_key(&key) {
                         continue;
+                    }
+                    if let Some(edit) = edit {
+                        s.hints.note(key, edit);
                     }
                     return Some(start(&mut s, key, candidate, false, None));
                 }

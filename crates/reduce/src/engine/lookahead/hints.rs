@@ -26,13 +26,11 @@ const LIMIT: usize = 1 << 16;
 
 /// The name of the edit that turns `base` into `candidate` (see the module docs).
 pub(crate) fn signature(base: &[u8], candidate: &[u8]) -> u64 {
-    let prefix = common_prefix(base, candidate);
-    let suffix = common_suffix(&base[prefix..], &candidate[prefix..]);
-    let removed = &base[prefix..base.len() - suffix];
-    let inserted = &candidate[prefix..candidate.len() - suffix];
-    let before = &base[prefix.saturating_sub(CONTEXT)..prefix];
-    let after_start = base.len() - suffix;
-    let after = &base[after_start..(after_start + CONTEXT).min(base.len())];
+    let (start, old_end, new_end) = treedd_tree::changed_range(base, candidate);
+    let removed = &base[start..old_end];
+    let inserted = &candidate[start..new_end];
+    let before = &base[start.saturating_sub(CONTEXT)..start];
+    let after = &base[old_end..(old_end + CONTEXT).min(base.len())];
     let mut h = std::collections::hash_map::DefaultHasher::new();
     (before, after).hash(&mut h);
     hash_ends(removed, &mut h);
@@ -54,40 +52,6 @@ fn hash_ends(text: &[u8], h: &mut impl Hasher) {
         text[..ENDS].hash(h);
         text[text.len() - ENDS..].hash(h);
     }
-}
-
-/// Chunks compared at once before the bytes of the first chunk that differs: the texts
-/// can be megabytes, and a slice comparison is a `memcmp`.
-const CHUNK: usize = 64;
-
-/// The length of the longest common prefix of `a` and `b`.
-fn common_prefix(a: &[u8], b: &[u8]) -> usize {
-    let n = a.len().min(b.len());
-    let mut i = 0;
-    while i + CHUNK <= n && a[i..i + CHUNK] == b[i..i + CHUNK] {
-        i += CHUNK;
-    }
-    i + a[i..n]
-        .iter()
-        .zip(&b[i..n])
-        .take_while(|(x, y)| x == y)
-        .count()
-}
-
-/// The length of the longest common suffix of `a` and `b`.
-fn common_suffix(a: &[u8], b: &[u8]) -> usize {
-    let n = a.len().min(b.len());
-    let (a, b) = (&a[a.len() - n..], &b[b.len() - n..]);
-    let mut i = 0;
-    while i + CHUNK <= n && a[n - i - CHUNK..n - i] == b[n - i - CHUNK..n - i] {
-        i += CHUNK;
-    }
-    i + a[..n - i]
-        .iter()
-        .rev()
-        .zip(b[..n - i].iter().rev())
-        .take_while(|(x, y)| x == y)
-        .count()
 }
 
 /// The edits of the candidates the lookahead has seen and the last answer each edit got.
@@ -149,22 +113,6 @@ mod tests {
             signature(twice, b"f(); g(); x = 1; h();"),
             signature(twice, b"f(); x = 1; g(); h();")
         );
-    }
-
-    #[test]
-    fn common_ends_are_found_across_chunks() {
-        let a: Vec<u8> = (0..1000u32).map(|i| (i % 251) as u8).collect();
-        let mut b = a.clone();
-        b[700] ^= 1;
-        assert_eq!(common_prefix(&a, &b), 700);
-        assert_eq!(common_suffix(&a, &b), 299);
-        assert_eq!(common_prefix(&a, &a[..10]), 10);
-        assert_eq!(common_suffix(&a, &a[990..]), 10);
-        assert_eq!(common_prefix(b"", b"x"), 0);
-        // An edit inside a repeat: prefix and suffix do not overlap.
-        let (base, cand) = (b"aaaa", b"aaa");
-        let p = common_prefix(base, cand);
-        assert_eq!((p, common_suffix(&base[p..], &cand[p..])), (3, 0));
     }
 
     #[test]
