@@ -59,6 +59,40 @@ grep -qx keep "$1""#,
 }
 
 #[test]
+fn the_default_timeout_follows_fast_runs_down_to_one_second() {
+    let d = Dir::new();
+    d.write("input.txt", numbers(0..40));
+    // Fewer than four lines hang: once the reduction is down to four lines, every candidate
+    // hangs, and after the first sixteen quick runs each costs about a second, not five.
+    d.script(
+        "oracle.sh",
+        r#"[ "$(wc -l < "$1")" -lt 4 ] && exec sleep 1000
+grep -qx 7 "$1" && grep -qx 33 "$1""#,
+    );
+    let run = d.run(&[
+        "--test",
+        "oracle.sh",
+        "--unit",
+        "line",
+        "--jobs",
+        "1",
+        "--stats",
+        "s.json",
+        "input.txt",
+    ]);
+    run.expect_code(0)
+        .expect_stderr("once 16 runs have finished, 10 x their recent pace, at least 1 s");
+    let out = d.read_string("input.reduced.txt");
+    assert_eq!(out.lines().count(), 4, "{out}");
+    assert!(out.contains("7\n") && out.contains("33\n"), "{out}");
+    let s = d.stats("s.json");
+    assert!(s["timeouts"].as_u64().unwrap() >= 4, "{s}");
+    let t = s["timeout_seconds"].as_f64().unwrap();
+    assert!((1.0..5.0).contains(&t), "{s}");
+    assert_eq!(s["timeout_default"], true, "{s}");
+}
+
+#[test]
 fn timeout_none_and_seconds_are_recorded() {
     let d = Dir::new();
     d.write("input.txt", numbers(0..4));

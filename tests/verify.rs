@@ -30,7 +30,7 @@ if [ "$(cat "$1")" = 7 ]; then test -e {seen} && exit 1; touch {seen}; fi"#,
     );
     let run = d.reduce(&["--unit", "line", "--verify", "--stats", "s.json"]);
     run.expect_code(8).expect_message(&d, &expect![[r#"
-        treedd: timeout per oracle run: 5.0 s (10 x the original's T s, at least 5 s; change it with --timeout SECONDS|none)
+        treedd: timeout per oracle run: 5.0 s (10 x the original's T s, at least 5 s; once 16 runs have finished, 10 x their recent pace, at least 1 s; change it with --timeout SECONDS|none)
         treedd: error: --verify: the oracle no longer finds the result input.reduced.txt interesting (exit code 1); the oracle is flaky
           a flaky oracle makes reductions unreliable: make it deterministic, or raise --timeout if runs time out
     "#]]);

@@ -59,7 +59,8 @@ pub struct Args {
     pub test: Option<PathBuf>,
 
     /// Kill a run (with all its children) after SECONDS, or never with `none`; counts as not
-    /// interesting [default: 10 x the original's run time, at least 5 s]
+    /// interesting [default: 10 x the original's run time, at least 5 s; after 16 runs, 10 x
+    /// their recent pace, at least 1 s]
     #[arg(long, value_name = "SECONDS|none", value_parser = parse_timeout, help_heading = "ORACLE")]
     pub timeout: Option<Timeout>,
 

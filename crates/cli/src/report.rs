@@ -47,8 +47,8 @@ pub struct StatsReport {
     /// declaration of the function it calls (C only; absent when it was not asked).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reference_closure_calls: Option<bool>,
-    /// The per-run timeout in effect (`null`: none); `timeout_default` if derived from the
-    /// original's run rather than given with `--timeout`.
+    /// The per-run timeout in effect at the end (`null`: none); `timeout_default` if derived
+    /// from the original's run (and paced by the runs) rather than given with `--timeout`.
     pub timeout_seconds: Option<f64>,
     pub timeout_default: bool,
     /// `--check-original` (runs of the original before starting; 1 without it).

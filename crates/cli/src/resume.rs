@@ -31,8 +31,12 @@ pub struct State {
     pub input_sha3: String,
     /// The options that shape the result (not `--jobs`, `--quiet`, `--stats`, `--verify`).
     pub settings: serde_json::Value,
-    /// The per-run timeout in effect, `None` = none.
+    /// The per-run timeout set, `None` = none.
     pub timeout_seconds: Option<f64>,
+    /// A default timeout's pace: the least it may follow the runs down to (see
+    /// `treedd_proc::TimeoutPace`); `None` = the timeout set holds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout_pace_seconds: Option<f64>,
     /// A directory input: each file's path (relative to the directory) and SHA3-256.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub files: Option<BTreeMap<String, String>>,
@@ -54,6 +58,7 @@ impl State {
             input_sha3: sha3_hex(bytes),
             settings,
             timeout_seconds: timeout,
+            timeout_pace_seconds: None,
             files: None,
         }
     }
@@ -186,17 +191,25 @@ mod tests {
         let t = tempfile::tempdir().unwrap();
         let out = t.path().join("a.reduced.c");
         assert!(load(&out).unwrap().is_none());
-        let s = State::new(
-            Path::new("/x/in.c"),
-            b"abc",
-            serde_json::json!({"k": 1}),
-            Some(2.5),
-        );
+        let s = State {
+            timeout_pace_seconds: Some(0.8),
+            ..State::new(
+                Path::new("/x/in.c"),
+                b"abc",
+                serde_json::json!({"k": 1}),
+                Some(2.5),
+            )
+        };
         save(&out, &s).unwrap();
         assert!(t.path().join("a.reduced.c.treedd-state.json").exists());
         let back = load(&out).unwrap().unwrap();
         assert_eq!(back.mismatch(&s), None);
         assert_eq!(back.timeout_seconds, Some(2.5));
+        assert_eq!(back.timeout_pace_seconds, Some(0.8));
+        // A state written before the pace existed has none.
+        let old = r#"{"version":1,"input":"/x/in.c","input_sha3":"00","settings":{},"timeout_seconds":5.0}"#;
+        let old: State = serde_json::from_str(old).unwrap();
+        assert_eq!(old.timeout_pace_seconds, None);
         remove(&out).unwrap();
         remove(&out).unwrap();
         assert!(load(&out).unwrap().is_none());

@@ -28,11 +28,14 @@ use std::time::{Duration, Instant};
 
 use rustix::process::{kill_process_group, Pid, Signal};
 
+use self::pace::Pace;
+pub use self::pace::TimeoutPace;
 use self::rundir::RunDirs;
 use crate::group::ExitWatch;
 use crate::reaper::{kill_marked_by, Watchdog, MARKER_VAR};
 use crate::{Error, Oracle, Outcome, RunToken};
 
+mod pace;
 mod rundir;
 
 /// How many lines of the oracle's stderr a [`RunReport`] keeps.
@@ -162,6 +165,7 @@ impl CommandOracleBuilder {
             program,
             timeout: Mutex::new(self.timeout),
             timeout_pending: AtomicBool::new(false),
+            pace: Mutex::new(Pace::default()),
             dirs: RunDirs::new(temp_root, self.file_name.clone(), self.tree),
             watchdog: self.watchdog.clone(),
             marker_inherited: self
@@ -228,6 +232,8 @@ pub struct CommandOracle {
     timeout: Mutex<Option<Duration>>,
     /// The timeout is not known yet (see [`CommandOracle::set_timeout_pending`]).
     timeout_pending: AtomicBool,
+    /// The recent runs' durations, for a timeout that follows them ([`TimeoutPace`]).
+    pace: Mutex<Pace>,
     /// The runs' private directories (under the temporary root).
     dirs: RunDirs,
     watchdog: Option<Arc<Watchdog>>,
@@ -254,8 +260,31 @@ impl CommandOracle {
         &self.launcher
     }
 
+    /// The timeout of a run starting now: the one set, or what its [`TimeoutPace`] makes of
+    /// it.
     pub fn timeout(&self) -> Option<Duration> {
+        self.pace_lock().timeout(self.timeout_set())
+    }
+
+    /// The timeout set by [`CommandOracle::set_timeout`] (what a resumed run starts with).
+    pub fn timeout_set(&self) -> Option<Duration> {
         *self.timeout.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Let the timeout follow the pace of the runs (see [`TimeoutPace`]); `None`: keep the
+    /// one set.
+    pub fn set_timeout_pace(&self, pace: Option<TimeoutPace>) {
+        self.pace_lock().set(pace);
+    }
+
+    /// The pace set by [`CommandOracle::set_timeout_pace`].
+    pub fn timeout_pace(&self) -> Option<TimeoutPace> {
+        self.pace_lock().get()
+    }
+
+    fn pace_lock(&self) -> MutexGuard<'_, Pace> {
+        // Only plain assignments and pushes happen under this lock.
+        self.pace.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Change the per-run timeout of the runs started from now on, and of the runs started
@@ -405,12 +434,19 @@ impl CommandOracle {
             Ok(s) => Outcome::NotInteresting { code: s.code() },
             Err(e) => Outcome::FailedToStart(format!("cannot wait for the oracle: {e}")),
         };
+        let elapsed = start.elapsed();
+        if matches!(
+            outcome,
+            Outcome::Interesting | Outcome::NotInteresting { .. }
+        ) {
+            self.pace_lock().note(elapsed);
+        }
         RunReport {
             outcome,
             code,
             signal,
             stderr_head,
-            elapsed: start.elapsed(),
+            elapsed,
         }
     }
 

@@ -14,7 +14,7 @@ mod oracle;
 mod proc_task;
 mod reaper;
 
-pub use command::{CommandOracle, CommandOracleBuilder, RunReport};
+pub use command::{CommandOracle, CommandOracleBuilder, RunReport, TimeoutPace};
 pub use cpu::cpu_seconds;
 pub use error::Error;
 pub use files::{FileEntry, FileKind, Files};

@@ -327,10 +327,11 @@ impl Reduction {
         Ok(exit::SUCCESS)
     }
 
-    /// Save what `--resume` needs (the timeout in effect) beside the output.
+    /// Save what `--resume` needs (the timeout set and its pace) beside the output.
     fn save_state(&self, fresh: &resume::State) -> anyhow::Result<()> {
         let state = resume::State {
-            timeout_seconds: self.oracle.timeout().map(|t| t.as_secs_f64()),
+            timeout_seconds: self.oracle.timeout_set().map(|t| t.as_secs_f64()),
+            timeout_pace_seconds: self.oracle.timeout_pace().map(|p| p.at_least.as_secs_f64()),
             ..fresh.clone()
         };
         resume::save(&self.plan.output, &state).map_err(|e| {

@@ -3,9 +3,13 @@
 //!
 //! **Timeouts.** Without `--timeout`, the original runs with no timeout; the per-run timeout
 //! then becomes 10 x its wall time (the slowest of the `--check-original` runs), at least 5 s
-//! ([`default_timeout`]), and is announced. `--timeout none` waits forever. The effective
-//! value goes into `--stats` and the state file (a resumed run reuses it rather than deriving
-//! a smaller one from the reduced output).
+//! ([`default_timeout`]), and is announced. Once enough runs have finished, the 5 s minimum
+//! gives way to the runs' own pace: 10 x the slow end of the recent runs, at least 1 s
+//! ([`default_pace`], `treedd_proc::TimeoutPace`), so that candidates that hang cost little
+//! with a fast oracle, while a loaded machine, slowing every run, raises it again.
+//! `--timeout none` waits forever. The value set and the pace go into the state file (a
+//! resumed run reuses them rather than deriving smaller ones from the reduced output); the
+//! timeout in effect at the end goes into `--stats`.
 //!
 //! With `--jobs` above 1 (and not `--resume`) the check runs on a thread of its own while the
 //! reduction starts ([`Reduction::check_alongside`]): its run holds one of the `--jobs`
@@ -21,7 +25,7 @@ use std::ffi::OsStr;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use treedd_proc::{Outcome, RunReport};
+use treedd_proc::{Outcome, RunReport, TimeoutPace};
 use treedd_reduce::Judge;
 
 use super::summary::describe_outcome;
@@ -35,6 +39,15 @@ use crate::resume;
 /// hang; the minimum absorbs the noise of a loaded machine on very fast oracles.
 pub(crate) fn default_timeout(original_run: Duration) -> Duration {
     (original_run * 10).max(Duration::from_secs(5))
+}
+
+/// How the default timeout follows the runs once they show the machine's pace: never below
+/// `at_least` (10 times the original's run), nor below one second.
+pub(crate) fn default_pace(at_least: Duration) -> TimeoutPace {
+    TimeoutPace {
+        at_least,
+        minimum: Duration::from_secs(1),
+    }
 }
 
 impl Reduction {
@@ -115,6 +128,8 @@ impl Reduction {
             took.push(report.elapsed);
             if self.plan.timeout.is_none() {
                 self.oracle.set_timeout(Some(default_timeout(slowest)));
+                self.oracle
+                    .set_timeout_pace(Some(default_pace(slowest * 10)));
             }
             match &first {
                 None => first = Some(report),
@@ -150,7 +165,7 @@ impl Reduction {
         if let Some(t) = self.oracle.timeout() {
             let why = match self.plan.timeout {
                 None => format!(
-                    " (10 x the original's {:.2} s, at least 5 s; change it with --timeout SECONDS|none)",
+                    " (10 x the original's {:.2} s, at least 5 s; once 16 runs have finished, 10 x their recent pace, at least 1 s; change it with --timeout SECONDS|none)",
                     slowest.as_secs_f64()
                 ),
                 Some(_) => String::new(),

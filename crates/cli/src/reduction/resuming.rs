@@ -4,6 +4,7 @@
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
+use super::original::default_pace;
 use super::summary::describe_outcome;
 use super::Reduction;
 use crate::exit::{self, Fatal};
@@ -49,6 +50,11 @@ impl Reduction {
         };
         self.oracle
             .set_timeout(state.timeout_seconds.map(Duration::from_secs_f64));
+        self.oracle.set_timeout_pace(
+            state
+                .timeout_pace_seconds
+                .map(|s| default_pace(Duration::from_secs_f64(s))),
+        );
         self.progress.update(
             "checking the output to resume",
             self.snapshot(self.bytes(&best), None),
@@ -68,6 +74,7 @@ impl Reduction {
                 Some(Timeout::Seconds(s)) => Some(Duration::from_secs_f64(s)),
                 Some(Timeout::None) | None => None,
             });
+            self.oracle.set_timeout_pace(None);
             return Ok(None);
         }
         self.progress.note(&format!(

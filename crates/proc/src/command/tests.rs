@@ -205,6 +205,33 @@ fn timeout_kills_group() {
 }
 
 #[test]
+fn a_paced_timeout_follows_the_finished_runs_down_to_its_minimum() {
+    let t = tempfile::tempdir().unwrap();
+    // Interesting at once, unless the candidate says "hang".
+    let o = oracle(t.path(), r#"grep -q hang "$1" && sleep 30; true"#);
+    o.set_timeout(Some(Duration::from_secs(20)));
+    o.set_timeout_pace(Some(TimeoutPace {
+        at_least: Duration::from_millis(100),
+        minimum: Duration::from_secs(3),
+    }));
+    for _ in 0..15 {
+        assert_eq!(o.run(b"quick"), Outcome::Interesting);
+    }
+    // Fifteen finished runs are not enough to go by.
+    assert_eq!(o.timeout(), Some(Duration::from_secs(20)));
+    assert_eq!(o.run(b"quick"), Outcome::Interesting);
+    assert_eq!(o.timeout(), Some(Duration::from_secs(3)));
+    assert_eq!(o.timeout_set(), Some(Duration::from_secs(20)));
+    let start = Instant::now();
+    assert_eq!(o.run(b"hang"), Outcome::TimedOut);
+    assert!(start.elapsed() < Duration::from_secs(10));
+    // A run that timed out does not count as a finished one.
+    assert_eq!(o.timeout(), Some(Duration::from_secs(3)));
+    o.set_timeout_pace(None);
+    assert_eq!(o.timeout(), Some(Duration::from_secs(20)));
+}
+
+#[test]
 fn cancel_kills_running_and_future_runs() {
     let t = tempfile::tempdir().unwrap();
     let o = Arc::new(oracle(t.path(), "sleep 30"));
