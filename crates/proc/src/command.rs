@@ -263,7 +263,9 @@ impl CommandOracle {
     /// The timeout of a run starting now: the one set, or what its [`TimeoutPace`] makes of
     /// it.
     pub fn timeout(&self) -> Option<Duration> {
-        self.pace_lock().timeout(self.timeout_set())
+        // One lock at a time: the pace's is never held while taking the timeout's.
+        let set = self.timeout_set();
+        self.pace_lock().timeout(set)
     }
 
     /// The timeout set by [`CommandOracle::set_timeout`] (what a resumed run starts with).
