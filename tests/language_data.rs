@@ -515,6 +515,26 @@ fn python_bodies_become_one_expression() {
 }
 
 #[test]
+fn python_pass_becomes_zero() {
+    // The oracle wants a class: its body `pass` becomes `0`, the shortest statement.
+    let d = Dir::new();
+    d.write(
+        "m.py",
+        "class Error(Exception):\n    pass\n\n\ndef fail():\n    return 1 / 0\n\n\nfail()\n",
+    );
+    d.script(
+        "oracle.sh",
+        &format!(r#"grep -q '^class' "$1" && {PY_ORACLE}"#),
+    );
+    let (out, _) = reduce(&d, "m.py", &[]);
+    assert!(out.contains("class") && !out.contains("pass"), "{out}");
+    assert!(
+        out.contains(":0") || out.contains(": 0") || out.contains("\n    0"),
+        "{out}"
+    );
+}
+
+#[test]
 fn python_statement_lines_go_whole() {
     // A line of one simple statement (an assignment, a call, a docstring, an import) is
     // removed as a whole, in the module and in a block, never replaced by a placeholder
