@@ -33,17 +33,7 @@ grep -qx keep "$1""#,
         ),
     );
     let start = Instant::now();
-    let run = d.run(&[
-        "--test",
-        "oracle.sh",
-        "--unit",
-        "line",
-        "--jobs",
-        "1",
-        "--stats",
-        "s.json",
-        "input.txt",
-    ]);
+    let run = d.reduce(&["--unit", "line", "--jobs", "1", "--stats", "s.json"]);
     run.expect_code(0)
         .expect_stderr("timeout per oracle run: 5.0 s (10 x the original's");
     assert!(start.elapsed() < Duration::from_secs(60));
@@ -69,17 +59,7 @@ fn the_default_timeout_follows_fast_runs_down_to_one_second() {
         r#"[ "$(wc -l < "$1")" -lt 4 ] && exec sleep 1000
 grep -qx 7 "$1" && grep -qx 33 "$1""#,
     );
-    let run = d.run(&[
-        "--test",
-        "oracle.sh",
-        "--unit",
-        "line",
-        "--jobs",
-        "1",
-        "--stats",
-        "s.json",
-        "input.txt",
-    ]);
+    let run = d.reduce(&["--unit", "line", "--jobs", "1", "--stats", "s.json"]);
     run.expect_code(0)
         .expect_stderr("once 16 runs have finished, 10 x their recent pace, at least 1 s");
     let out = d.read_string("input.reduced.txt");

@@ -35,9 +35,11 @@ pub struct TimeoutPace {
 #[derive(Debug, Default)]
 pub(super) struct Pace {
     pace: Option<TimeoutPace>,
+    /// At most [`WINDOW`]; it holds [`FIRST_RUNS`] once that many runs have finished.
     recent: VecDeque<Duration>,
-    finished: usize,
 }
+
+const _: () = assert!(FIRST_RUNS <= WINDOW);
 
 impl Pace {
     pub(super) fn set(&mut self, pace: Option<TimeoutPace>) {
@@ -54,7 +56,6 @@ impl Pace {
             self.recent.pop_front();
         }
         self.recent.push_back(took);
-        self.finished += 1;
     }
 
     /// The timeout of a run starting now, given the one set (`None`: wait forever, which
@@ -63,7 +64,7 @@ impl Pace {
         let (Some(set), Some(pace)) = (set, self.pace) else {
             return set;
         };
-        if self.finished < FIRST_RUNS {
+        if self.recent.len() < FIRST_RUNS {
             return Some(set);
         }
         let mut sorted: Vec<Duration> = self.recent.iter().copied().collect();
