@@ -34,17 +34,22 @@ use crate::exit::{self, Fatal};
 use crate::output::BestWriter;
 use crate::resume;
 
+/// The default timeout's multiple of a run's duration (the original's, then the recent runs').
+const RUN_FACTOR: u32 = 10;
+
 /// The default per-run timeout: 10 times the original's (slowest) run, at least 5 seconds.
 /// A candidate is usually smaller and faster than the original, so this only cuts runs that
 /// hang; the minimum absorbs the noise of a loaded machine on very fast oracles.
 pub(crate) fn default_timeout(original_run: Duration) -> Duration {
-    (original_run * 10).max(Duration::from_secs(5))
+    (original_run * RUN_FACTOR).max(Duration::from_secs(5))
 }
 
-/// How the default timeout follows the runs once they show the machine's pace: never below
-/// `at_least` (10 times the original's run), nor below one second.
+/// How the default timeout follows the runs once they show the machine's pace: 10 times the
+/// slow end of the recent runs, never below `at_least` (10 times the original's run), nor
+/// below one second.
 pub(crate) fn default_pace(at_least: Duration) -> TimeoutPace {
     TimeoutPace {
+        factor: RUN_FACTOR,
         at_least,
         minimum: Duration::from_secs(1),
     }
@@ -129,7 +134,7 @@ impl Reduction {
             if self.plan.timeout.is_none() {
                 self.oracle.set_timeout(Some(default_timeout(slowest)));
                 self.oracle
-                    .set_timeout_pace(Some(default_pace(slowest * 10)));
+                    .set_timeout_pace(Some(default_pace(slowest * RUN_FACTOR)));
             }
             match &first {
                 None => first = Some(report),

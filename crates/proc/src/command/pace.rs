@@ -5,7 +5,7 @@
 //! candidate that loops once the crash is gone, a compiler that blows up on a candidate)
 //! costs the whole timeout, and with a fast oracle such runs can take most of a reduction's
 //! wall time. Once enough runs have finished, their durations show how fast a run is on this
-//! machine at this moment, so the minimum can follow them: ten times the slow end of the
+//! machine at this moment, so the minimum can follow them: a multiple of the slow end of the
 //! recent runs, which rises with the machine's load as every run slows down together.
 
 use std::collections::VecDeque;
@@ -15,17 +15,17 @@ use std::time::Duration;
 const FIRST_RUNS: usize = 16;
 /// How many of the most recent finished runs the pace looks at.
 const WINDOW: usize = 32;
-/// The timeout's multiple of a run's duration (as of the original's).
-const FACTOR: u32 = 10;
 
 /// A lower bound of the timeout that follows the runs: until [`FIRST_RUNS`] runs have
 /// finished (interesting or not; not timed out, cancelled or unstarted), the timeout stays
 /// what `CommandOracle::set_timeout` set; after, a run's timeout is the largest of
-/// `at_least`, `minimum`, and ten times the 90th percentile of the last [`WINDOW`] finished
-/// runs' durations.
+/// `at_least`, `minimum`, and `factor` times the 90th percentile of the last [`WINDOW`]
+/// finished runs' durations.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TimeoutPace {
-    /// Never below this (the CLI's ten times the original's run).
+    /// The timeout's multiple of a recent run's duration (the CLI's, as of the original's).
+    pub factor: u32,
+    /// Never below this (the CLI's multiple of the original's run).
     pub at_least: Duration,
     /// Never below this either, however fast the runs (process start-up noise).
     pub minimum: Duration,
@@ -70,7 +70,7 @@ impl Pace {
         let mut sorted: Vec<Duration> = self.recent.iter().copied().collect();
         sorted.sort_unstable();
         let p90 = sorted[(sorted.len() * 9).div_ceil(10) - 1];
-        Some(pace.at_least.max(pace.minimum).max(p90 * FACTOR))
+        Some(pace.at_least.max(pace.minimum).max(p90 * pace.factor))
     }
 }
 
@@ -85,6 +85,7 @@ mod tests {
     fn paced() -> Pace {
         let mut p = Pace::default();
         p.set(Some(TimeoutPace {
+            factor: 10,
             at_least: ms(800),
             minimum: ms(1000),
         }));

@@ -211,6 +211,7 @@ fn a_paced_timeout_follows_the_finished_runs_down_to_its_minimum() {
     let o = oracle(t.path(), r#"grep -q hang "$1" && sleep 30; true"#);
     o.set_timeout(Some(Duration::from_secs(20)));
     o.set_timeout_pace(Some(TimeoutPace {
+        factor: 10,
         at_least: Duration::from_millis(100),
         minimum: Duration::from_secs(3),
     }));
