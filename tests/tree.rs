@@ -223,6 +223,41 @@ fn reference_closure_saves_oracle_runs_on_declarations_and_their_uses() {
     assert!(chars(&closure) <= chars(&plain), "{out}\n{plain_out}");
 }
 
+/// The memory of failed edits: a later round does not test again an edit that failed with
+/// the same text around it, and a last round without the memory must change nothing, so the
+/// output is the same as without it, for fewer oracle runs (a real Python crash).
+#[test]
+fn the_memory_of_failed_edits_saves_runs_for_the_same_output() {
+    let d = Dir::new();
+    d.copy_fixture("python/zerodiv");
+    let reduce = |extra: &[&str]| {
+        let mut args = vec![
+            "--test",
+            "oracle.sh",
+            "--jobs",
+            "1",
+            "--stats",
+            "s.json",
+            "-q",
+            "zerodiv.py",
+        ];
+        args.extend_from_slice(extra);
+        d.run(&args).expect_code(0);
+        let out = d.read("zerodiv.reduced.py");
+        assert!(is_interesting(&d.join("oracle.sh"), "zerodiv.py", &out));
+        (stats(&d), String::from_utf8(out).unwrap())
+    };
+    let (plain, plain_out) = reduce(&["--no-edit-memory"]);
+    let (memory, out) = reduce(&[]);
+    assert_eq!(plain["edit_memory"], false);
+    assert_eq!(memory["edit_memory"], true);
+    assert_eq!(plain["recalled"], 0);
+    assert!(memory["recalled"].as_u64().unwrap() > 0, "{memory}");
+    let runs = |s: &serde_json::Value| s["oracle_runs"].as_u64().unwrap();
+    assert!(runs(&memory) < runs(&plain), "{memory}\n{plain}");
+    assert_eq!(out, plain_out);
+}
+
 /// Functions that only calls refer to; the marker needs both calls.
 const CALLED: &str = "int g1 = 1;
 int h1(int x) { return x + g1; }

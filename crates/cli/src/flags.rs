@@ -183,6 +183,12 @@ pub struct Args {
     #[arg(long, help_heading = "REDUCTION")]
     pub no_reference_closure: bool,
 
+    /// Test every edit in every round: by default an edit that failed on an earlier text, with
+    /// the same 16 bytes around it, is not tested again until a last round, which tests every
+    /// edit of its text and must change nothing
+    #[arg(long, help_heading = "REDUCTION")]
+    pub no_edit_memory: bool,
+
     /// The tree algorithm replaces a token it cannot remove by the grammar's shortest one of
     /// its kind (`bool` -> `int`) in every round, as the papers' HDD does; by default such
     /// substitutions are left to the passes and to a last round, after the structure around

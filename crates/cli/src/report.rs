@@ -47,6 +47,9 @@ pub struct StatsReport {
     /// declaration of the function it calls (C only; absent when it was not asked).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reference_closure_calls: Option<bool>,
+    /// The rounds consulted the memory of failed edits (tree reduction only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub edit_memory: Option<bool>,
     /// The per-run timeout in effect at the end (`null`: none); `timeout_default` if derived
     /// from the original's run (and paced by the runs) rather than given with `--timeout`.
     pub timeout_seconds: Option<f64>,
@@ -65,6 +68,9 @@ pub struct StatsReport {
     pub cache_hits: u64,
     pub cache_peak_entries: u64,
     pub syntax_filtered: u64,
+    /// Candidates not tested because their edit had failed on an earlier text (the memory of
+    /// failed edits).
+    pub recalled: u64,
     /// The syntax filter's parses: from scratch, and incremental (against the best text's
     /// tree; only error-free ones are believed, the rest are parsed from scratch again).
     pub syntax_fresh_parses: u64,

@@ -129,6 +129,11 @@ pub struct TreeConfig {
     /// nothing too: a type turned into `int` early can block a removal that its own spelling
     /// allowed (a lambda converts to `bool` but not to `int`). Only with `fixpoint`.
     pub token_replacements: bool,
+    /// The rounds consult the memory of failed edits (see `engine::edits`): an edit that
+    /// failed on an earlier text, with the same context around it, is not tested again, in
+    /// every round but the last, which recalls only what failed in itself and must change
+    /// nothing before the joint fixed point is reached. Only with `fixpoint`.
+    pub edit_memory: bool,
     /// Other strategies, each run from the same start after this one; the smallest result
     /// wins, and then every strategy runs on it in turn until none changes it (a joint fixed
     /// point of them all). `smallest` has `balanced` here, so its output is never larger than
@@ -153,6 +158,7 @@ impl TreeConfig {
             passes: Vec::new(),
             closure: false,
             token_replacements: true,
+            edit_memory: false,
             alternatives: Vec::new(),
         }
     }
@@ -229,6 +235,7 @@ impl TreeConfig {
             alternatives,
             closure: true,
             token_replacements: false,
+            edit_memory: true,
             order: TraversalOrder::SizeFirst,
             ..TreeConfig::new(base, hoist)
         })
@@ -518,6 +525,13 @@ struct RoundState {
     closure: bool,
     /// This round's tree phase replaces tokens (see `TreeConfig::token_replacements`).
     tokens: bool,
+    /// This round consults the memory of failed edits (see `TreeConfig::edit_memory`): all
+    /// of it, or (the last round, `recall` false) only the edits that failed in this round,
+    /// from the `recall_from`-th remembered on. While a round changes nothing, its text is
+    /// the one it started with, where a recalled edit is a candidate the cache knows: the
+    /// last round still tests every edit of its text.
+    recall: bool,
+    recall_from: usize,
     /// The tree the first round starts from, while it is the caller's (the early strips
     /// drop it; the later rounds build theirs from the text).
     tree: Option<RTree>,
@@ -558,12 +572,18 @@ fn rounds(
         current: first.unparse(),
         closure: config.closure && config.fixpoint,
         tokens: config.token_replacements || !config.fixpoint,
+        recall: config.edit_memory && config.fixpoint,
+        recall_from: 0,
         tree: Some(first),
         early: config.passes.contains(&Pass::Strip) || config.passes.contains(&Pass::Bodies),
         calls_refer: *calls,
     };
     let facts = passes::FactsCache::default();
+    // Each strategy remembers its own failed edits: it takes the path it takes alone.
+    judge.forget_failed_edits();
     let end = judge.steps(start, |st| {
+        let memory = config.edit_memory && config.fixpoint;
+        judge.recall_failed_edits(memory.then_some(if st.recall { 0 } else { st.recall_from }));
         if st.early {
             // What the grammar does not parse, and the bodies of functions, go before the
             // first tree is reduced; the round's `strip` and `bodies` passes do the same, so
@@ -655,19 +675,24 @@ fn rounds(
         }
         if st.current == st.before {
             // The closure may keep a sibling that only looks referred to (two locals of one
-            // name), and a token may need its replacement once the structure is gone: a
-            // round without the closure and with token replacements must find nothing either.
-            if st.closure || !st.tokens {
+            // name), a token may need its replacement once the structure is gone, and an edit
+            // recalled as failed may pass since: a round without the closure and the memory
+            // of failed edits, and with token replacements, must find nothing either.
+            if st.closure || !st.tokens || st.recall {
                 st.closure = false;
                 st.tokens = true;
+                st.recall = false;
+                st.recall_from = judge.failed_edits();
                 return false;
             }
             return true;
         }
         st.closure = config.closure;
         st.tokens = config.token_replacements;
+        st.recall = config.edit_memory;
         false
     });
+    judge.recall_failed_edits(None);
     *round = end.round;
     *calls = end.calls_refer;
     // Once cancelled, the caller only wants the text (a megabyte's tree takes seconds).

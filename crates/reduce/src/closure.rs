@@ -441,7 +441,7 @@ pub(crate) fn probe_calls<T: Tree>(s: &mut Session<T>) -> Option<bool> {
         .collect();
     if s.jobs() > 1 {
         s.judge
-            .announce(probes.iter().map(|p| p.1.clone()).collect());
+            .announce(&s.current, probes.iter().map(|p| p.1.clone()).collect());
     }
     s.judge
         .phase("reference closure: does a call need a declaration?");

@@ -585,6 +585,7 @@ fn prune_all<T: Tree>(s: &mut Session<T>, nodes: &[T::Node], step: Step) -> Vec<
     let after = |kept: &[usize]| after_ddmin(shared, nodes, &positions, &closed(kept), step);
     let ahead = JudgeAhead {
         judge,
+        base: current,
         candidate: &closed_candidate,
         then: Some(&after),
     };

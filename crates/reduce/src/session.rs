@@ -312,10 +312,12 @@ pub(crate) type AfterPhase<'a> = &'a (dyn Fn(&[u8], usize) -> Vec<Vec<u8>> + Syn
 pub(crate) type Then<'a> = &'a (dyn Fn(&[usize]) -> Vec<Vec<u8>> + Sync);
 
 /// ddmin's bets on success ([`crate::ddmin::Ahead`]) for a ddmin whose configurations become
-/// candidates through `candidate`: the branch is announced to the judge's lookahead, followed
-/// by what the caller tests after ddmin returns a given result (`then`).
+/// candidates of `base` through `candidate`: the branch is announced to the judge's
+/// lookahead, followed by what the caller tests after ddmin returns a given result (`then`,
+/// candidates of the result's text).
 pub(crate) struct JudgeAhead<'a, F> {
     pub judge: &'a Judge,
+    pub base: &'a [u8],
     pub candidate: F,
     pub then: Option<Then<'a>>,
 }
@@ -326,16 +328,18 @@ impl<F: Fn(&[usize]) -> Vec<u8> + Sync> crate::ddmin::Ahead for JudgeAhead<'_, F
     }
 
     fn branch(&self, pending: &[usize], next: Vec<Vec<usize>>, result: Option<&[usize]>) {
-        let mut next: Vec<Vec<u8>> = next.iter().map(|c| (self.candidate)(c)).collect();
+        let next: Vec<Vec<u8>> = next.iter().map(|c| (self.candidate)(c)).collect();
+        let mut next = self.judge.unrecalled(self.base, next);
         if let (Some(then), Some(result)) = (self.then, result) {
-            next.extend(then(result));
+            let text = (self.candidate)(result);
+            next.extend(self.judge.unrecalled(&text, then(result)));
         }
         self.judge.announce_if(&(self.candidate)(pending), next);
     }
 
     fn rest(&self, result: &[usize]) {
         if let Some(then) = self.then {
-            self.judge.announce(then(result));
+            self.judge.announce(&(self.candidate)(result), then(result));
         }
     }
 

@@ -109,6 +109,7 @@ impl Reduction {
             "final_text_pass": config.final_text_pass,
             "passes": config.passes.iter().map(|p| p.name()).collect::<Vec<_>>(),
             "reference_closure": config.closure,
+            "edit_memory": config.edit_memory,
             "cache": self.plan.cache,
             "syntax_filter": self.plan.syntax_filter,
             "timeout": match self.plan.timeout {

@@ -54,6 +54,7 @@ impl Reduction {
             passes: tree.then(|| config.passes.iter().map(|p| p.name()).collect()),
             reference_closure: tree.then_some(config.closure),
             reference_closure_calls: ended.calls_refer,
+            edit_memory: tree.then_some(config.edit_memory),
             discarded: stats.discarded,
             killed: stats.killed,
             preempted: stats.preempted,
@@ -73,6 +74,7 @@ impl Reduction {
             cache_hits: stats.cache_hits,
             cache_peak_entries: stats.cache_peak_entries,
             syntax_filtered: stats.syntax_filtered,
+            recalled: stats.recalled,
             syntax_fresh_parses: ended.syntax.as_ref().map_or(0, |f| f.fresh_parses()),
             syntax_incremental_parses: (ended.syntax.as_ref())
                 .map_or(0, |f| f.incremental_parses()),

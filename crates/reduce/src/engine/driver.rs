@@ -29,6 +29,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
+use super::edits;
 use super::judge::Judge;
 use super::lookahead::bet::{self, Bet, Found};
 
@@ -151,6 +152,7 @@ pub(crate) fn first_true_watched(
     let (progress, changed) = (&shared.progress, &shared.changed);
     let next = AtomicUsize::new(0);
     let found = Arc::new(Found::new());
+    let deferred = Arc::new(edits::Deferred::default());
     let worker = || {
         loop {
             if stopped() {
@@ -180,14 +182,14 @@ pub(crate) fn first_true_watched(
                     }));
                 }
                 bet::enter(bet);
-                let outcome = test(i);
+                let outcome = edits::deferring(&deferred, i, || test(i));
                 if bet::leave() {
                     None
                 } else {
                     outcome
                 }
             } else {
-                test(i)
+                edits::deferring(&deferred, i, || test(i))
             };
             if outcome == Some(true) {
                 found.win(i);
@@ -243,7 +245,10 @@ pub(crate) fn first_true_watched(
         la.note_answers(path.iter().flatten().copied());
     }
     let found = found.get();
-    ((found != usize::MAX).then_some(found), outcomes)
+    let first = (found != usize::MAX).then_some(found);
+    // The failed edits one job would have seen: those before the first interesting index.
+    deferred.remember_before(first);
+    (first, outcomes)
 }
 
 /// The earliest unanswered index and when its run started.
@@ -360,6 +365,42 @@ mod tests {
             // candidates): `cargo xtask bench speculation` measures them, not this test.
             assert!(runs <= cands.len() as u64, "bets lost: {runs}");
             assert_eq!(j.stats().discarded, runs - 17);
+        }
+    }
+
+    #[test]
+    fn only_the_failed_edits_before_the_winner_are_remembered_for_every_number_of_jobs() {
+        // On the base `abcdefgh`, candidate i removes letter i; removing `e` (index 4) is
+        // interesting. With the memory consulted, the edits before it are recalled on a base
+        // changed elsewhere (`Z` appended far from them) without a run; the edits past the
+        // winner were lost bets or never tested, and are tested again, as with one job.
+        let base = b"abcdefgh--------------------------------";
+        let later = b"abcdefgh--------------------------------Z";
+        let without = |text: &[u8], i: usize| {
+            let mut c = text.to_vec();
+            c.remove(i);
+            c
+        };
+        for jobs in [1, 2, 4] {
+            let (j, oracle) = judge(|c| !c.contains(&b'e'));
+            let got = j.with_lookahead(jobs, || {
+                first_interesting(&j, base, jobs, 8, &|i| Some(without(base, i)))
+            });
+            assert_eq!(got.map(|g| g.0), Some(4), "jobs {jobs}");
+            j.recall_failed_edits(Some(0));
+            let before = oracle.runs();
+            for i in 0..4 {
+                assert!(!j.test_from(Some(later), &without(later, i)));
+            }
+            assert_eq!(oracle.runs(), before, "jobs {jobs}: recalled without runs");
+            assert_eq!(j.stats().recalled, 4);
+            for i in 5..8 {
+                assert!(!j.test_from(Some(later), &without(later, i)));
+            }
+            assert_eq!(oracle.runs(), before + 3, "jobs {jobs}: tested again");
+            j.recall_failed_edits(None);
+            assert!(!j.test_from(Some(later), &without(later, 0)));
+            assert_eq!(oracle.runs(), before + 4, "jobs {jobs}: not consulted");
         }
     }
 

@@ -83,6 +83,8 @@ pub struct Judge {
     screened: Mutex<HashMap<super::cache::Key, bool>>,
     /// The judges of parts of the candidates (the files of a directory, see `nested`).
     parts: Mutex<nested::Parts>,
+    /// The memory of failed edits (see `edits`).
+    edits: super::edits::Memory,
 }
 
 /// Lookahead workers that could not start: the reduction went on with `started` of `jobs`
@@ -112,6 +114,7 @@ struct Counters {
     preempted: AtomicU64,
     assumed: AtomicU64,
     replays: AtomicU64,
+    recalled: AtomicU64,
     busy_nanos: AtomicU64,
 }
 
@@ -121,6 +124,8 @@ struct Checkpoint<S> {
     state: S,
     /// How many records were pending.
     records: usize,
+    /// How many failed edits were remembered.
+    edits: usize,
     /// treedd's CPU seconds then (a replay from here costs about what was spent since).
     cpu: f64,
 }
@@ -181,6 +186,7 @@ impl Judge {
             outside_interesting: Mutex::new(Vec::new()),
             screened: Mutex::new(HashMap::new()),
             parts: Mutex::default(),
+            edits: Default::default(),
         }
     }
 
@@ -191,30 +197,38 @@ impl Judge {
 
     /// [`Judge::test`] of a candidate made from `base`, the text the algorithm holds: with
     /// several jobs, the edit from one to the other is a hint for later tests of the same
-    /// edit on other texts (see *Hints* in `lookahead`).
+    /// edit on other texts (see *Hints* in `lookahead`), and an edit that failed on an
+    /// earlier text is not tested again while the memory of failed edits is consulted
+    /// (see `edits`).
     pub fn test_from(&self, base: Option<&[u8]>, candidate: &[u8]) -> bool {
-        if self.is_cancelled() {
-            return false;
+        let (interesting, failed) = self.test_edit(base, candidate);
+        if let Some(edit) = failed {
+            self.remember_failed(edit);
         }
-        let key = Cache::key(candidate);
+        interesting
+    }
+
+    /// The answer for `candidate`, whose cache key is `key` (`None`: none, the run was
+    /// cancelled or lost or could not start); `hint` names its edit for the lookahead.
+    fn verdict(&self, key: super::cache::Key, hint: Option<u64>, candidate: &[u8]) -> Option<bool> {
         // A replay takes the oracle's answers from the memo, but what the cache knows stays a
         // cache hit, as with one job (the replay flag stays up until the steps end).
         if self.replaying.load(Ordering::SeqCst) && !self.cache_contains(&key) {
             if let Some(&answer) = lock(&self.memo).as_ref().and_then(|m| m.get(&key)) {
-                return answer;
+                return Some(answer);
             }
         }
         bump(&self.counters.tests);
         match self.screen(candidate, &key) {
             Screen::Filtered => {
                 bump(&self.counters.syntax_filtered);
-                return false;
+                return Some(false);
             }
-            Screen::KnownPass => return false,
+            Screen::KnownPass => return Some(false),
             Screen::Run => {}
         }
         if self.is_cancelled() {
-            return false;
+            return None;
         }
         if let Some(la) = self.lookahead() {
             // The run goes to a lookahead worker, so that this thread may go on once it is
@@ -230,28 +244,28 @@ impl Judge {
                 }
             };
             let main = bet.is_none();
-            if let Some(base) = base {
-                la.note_edit(key, super::lookahead::hints::signature(base, candidate));
+            if let Some(hint) = hint {
+                la.note_edit(key, hint);
             }
             let earliest = || bet.as_ref().is_some_and(|b| b.is_earliest());
             let interesting = match la.request_bet(key, candidate, main, &earliest, &lost, &started)
             {
-                Answer::Known(interesting) => interesting,
-                Answer::Assumed => true,
+                Answer::Known(interesting) => Some(interesting),
+                Answer::Assumed => Some(true),
                 Answer::Lost => {
                     super::lookahead::bet::abandon();
-                    false
+                    None
                 }
-                Answer::None => false,
+                Answer::None => None,
             };
-            if interesting {
+            if interesting == Some(true) {
                 if let Some(b) = &bet {
                     b.won();
                 }
             }
             return interesting;
         }
-        self.run_oracle(candidate, &key, None).unwrap_or(false)
+        self.run_oracle(candidate, &key, None)
     }
 
     /// What happens to a candidate before the oracle: the cache, then the syntax filter.
@@ -510,6 +524,7 @@ impl Judge {
                 unit,
                 state: state.clone(),
                 records: lock(&self.pending_records).as_ref().map_or(0, Vec::len),
+                edits: lock(&self.edits).len(),
                 cpu: treedd_proc::cpu_seconds(),
             });
             la.set_unit(Some((unit, saved[0].cpu)));
@@ -535,6 +550,7 @@ impl Judge {
                     if let Some(records) = lock(&self.pending_records).as_mut() {
                         records.truncate(c.records);
                     }
+                    lock(&self.edits).truncate(c.edits);
                     saved.truncate(k);
                     self.replaying.store(true, Ordering::SeqCst);
                     self.counters.replays.fetch_add(1, Ordering::Relaxed);
@@ -565,33 +581,6 @@ impl Judge {
     /// The cache knows the answer for `key` (without counting a cache hit).
     fn cache_contains(&self, key: &super::cache::Key) -> bool {
         self.cache.as_ref().is_some_and(|c| c.contains(key))
-    }
-
-    /// Name the candidates the algorithm will test next if everything pending fails; idle
-    /// workers test them ahead of time (only inside [`Judge::with_lookahead`]).
-    pub(crate) fn announce(&self, candidates: Vec<Vec<u8>>) {
-        if let Some(la) = self.lookahead() {
-            la.announce(candidates);
-        }
-    }
-
-    /// [`Judge::announce`] of candidates made from `base` (see [`Judge::test_from`]).
-    pub(crate) fn announce_from(&self, base: &[u8], candidates: Vec<Vec<u8>>) {
-        if let Some(la) = self.lookahead() {
-            let edits = candidates.into_iter().map(|c| {
-                let edit = super::lookahead::hints::signature(base, &c);
-                (c, Some(edit))
-            });
-            la.announce_edits(edits.collect());
-        }
-    }
-
-    /// A bet on success (see `lookahead`): `candidates` are what the algorithm tests next if
-    /// `pending` (under test now) is interesting. Only inside [`Judge::with_lookahead`].
-    pub(crate) fn announce_if(&self, pending: &[u8], candidates: Vec<Vec<u8>>) {
-        if let Some(la) = self.lookahead() {
-            la.announce_if(Cache::key(pending), candidates);
-        }
     }
 
     /// How long a run must have lasted to be probably interesting (`lookahead::Lookahead::
@@ -694,6 +683,7 @@ impl Judge {
             preempted: get(&c.preempted),
             assumed: get(&c.assumed),
             replays: get(&c.replays),
+            recalled: get(&c.recalled),
             busy_seconds: get(&c.busy_nanos) as f64 / 1e9,
         };
         nested::add(&own, &self.parts_stats())
@@ -772,6 +762,7 @@ impl<F: Fn(&[u8]) -> bool + Send + Sync> Oracle for FnOracle<F> {
     }
 }
 
+mod memory;
 mod nested;
 pub(crate) use nested::OnImprovement;
 #[cfg(test)]

@@ -270,17 +270,18 @@ impl Lookahead {
         s.free = s.free.saturating_sub(n);
     }
 
-    /// Replace the queue of announced candidates.
-    ///
-    /// Idle workers are woken only if one may start a run: with no permit free, the worker
-    /// whose run ends next takes the queue as it goes on (a wake-up for nothing is a system
-    /// call and a context switch; HDD announces at every visit).
+    /// [`Lookahead::announce_edits`] of candidates without their edits.
+    #[cfg(test)]
     pub fn announce(&self, candidates: Vec<Vec<u8>>) {
         self.announce_edits(candidates.into_iter().map(|c| (c, None)).collect());
     }
 
-    /// [`Lookahead::announce`] of candidates with their edits (see *Hints*): an edit is
-    /// noted when its candidate's run starts, the first time its key is worked out.
+    /// Replace the queue of announced candidates, each with its edit if known (see *Hints*):
+    /// an edit is noted when its candidate's run starts, the first time its key is worked out.
+    ///
+    /// Idle workers are woken only if one may start a run: with no permit free, the worker
+    /// whose run ends next takes the queue as it goes on (a wake-up for nothing is a system
+    /// call and a context switch; HDD announces at every visit).
     pub fn announce_edits(&self, candidates: Vec<(Vec<u8>, Option<u64>)>) {
         let mut s = lock(&self.state);
         s.queue = candidates.into_iter().take(QUEUE_LIMIT).collect();

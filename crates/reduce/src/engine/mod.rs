@@ -13,6 +13,7 @@ pub(crate) mod cache;
 mod cancel;
 mod confirm;
 pub(crate) mod driver;
+pub(crate) mod edits;
 mod judge;
 pub(crate) mod lookahead;
 pub(crate) mod observer;

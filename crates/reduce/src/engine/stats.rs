@@ -35,6 +35,9 @@ pub struct Stats {
     /// Of those, runs that were not interesting after all: each took the algorithm back to
     /// the step that made the assumption, replayed on the answers known.
     pub replays: u64,
+    /// Candidates taken as not interesting without a test, their edit having failed on an
+    /// earlier text (the memory of failed edits, see `edits`).
+    pub recalled: u64,
     /// Wall time of all oracle runs added up (divided by the reduction's wall time: the mean
     /// number of busy workers).
     pub busy_seconds: f64,

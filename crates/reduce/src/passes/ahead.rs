@@ -21,7 +21,8 @@ impl Passes<'_> {
         if jobs <= 1 || passes.is_empty() {
             return;
         }
-        self.judge.announce(self.first_candidates(passes, 2 * jobs));
+        let candidates = self.first_candidates(passes, 2 * jobs);
+        self.judge.announce(&self.current, candidates);
     }
 
     /// The first `limit` candidates `passes` test, in this order, on the current text if

@@ -253,6 +253,7 @@ impl<'a> Passes<'a> {
         let test = |kept: &[usize]| candidate_test(self.judge, &current, &candidate(kept));
         let ahead = JudgeAhead {
             judge: self.judge,
+            base: &current,
             candidate: &candidate,
             then: None,
         };

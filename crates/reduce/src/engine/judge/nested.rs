@@ -119,6 +119,7 @@ pub(super) fn add(a: &Stats, b: &Stats) -> Stats {
         preempted: a.preempted + b.preempted,
         assumed: a.assumed + b.assumed,
         replays: a.replays + b.replays,
+        recalled: a.recalled + b.recalled,
         busy_seconds: a.busy_seconds + b.busy_seconds,
     }
 }

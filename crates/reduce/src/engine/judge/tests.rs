@@ -496,6 +496,7 @@ fn a_reserved_permit_keeps_the_runs_under_jobs_until_it_is_released() {
     let test = |kept: &[usize]| judge.test(&candidate(kept));
     let ahead = crate::session::JudgeAhead {
         judge: &judge,
+        base: &[],
         candidate: &candidate,
         then: None,
     };
@@ -601,7 +602,7 @@ fn a_candidate_under_way_is_not_announced_again() {
     let judge = Judge::new(Box::new(oracle), JudgeOptions::default());
     let (during, after) = judge.with_lookahead(2, || {
         assert!(!judge.known_or_under_way(b"slow"));
-        judge.announce(vec![b"slow".to_vec()]);
+        judge.announce(b"", vec![b"slow".to_vec()]);
         let until = std::time::Instant::now() + Duration::from_secs(10);
         while !STARTED.load(Ordering::SeqCst) && std::time::Instant::now() < until {
             std::thread::sleep(Duration::from_millis(1));

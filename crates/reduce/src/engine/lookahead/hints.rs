@@ -12,46 +12,23 @@
 //! costs a replay, never a different result.
 
 use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
 
 use super::super::cache::Key;
+#[cfg(test)]
+use super::super::edits::Edit;
 
 /// Bytes of context kept on each side of an edit: enough to tell apart equal edits at
 /// different places (the same statement written twice), few enough that an edit next to
 /// another one that was made meanwhile is still the same edit.
-const CONTEXT: usize = 4;
+pub(crate) const CONTEXT: usize = 4;
 
 /// At most this many edits are remembered; older ones are forgotten all at once.
 const LIMIT: usize = 1 << 16;
 
 /// The name of the edit that turns `base` into `candidate` (see the module docs).
+#[cfg(test)]
 pub(crate) fn signature(base: &[u8], candidate: &[u8]) -> u64 {
-    let (start, old_end, new_end) = treedd_tree::changed_range(base, candidate);
-    let removed = &base[start..old_end];
-    let inserted = &candidate[start..new_end];
-    let before = &base[start.saturating_sub(CONTEXT)..start];
-    let after = &base[old_end..(old_end + CONTEXT).min(base.len())];
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    (before, after).hash(&mut h);
-    hash_ends(removed, &mut h);
-    hash_ends(inserted, &mut h);
-    h.finish()
-}
-
-/// Bytes hashed at each end of a long removed or inserted text.
-const ENDS: usize = 128;
-
-/// Hash `text` by its length and at most [`ENDS`] bytes at each end: a large edit is told
-/// apart by where it starts and ends, and hashing it all would cost time in proportion to
-/// the text on megabyte inputs.
-fn hash_ends(text: &[u8], h: &mut impl Hasher) {
-    text.len().hash(h);
-    if text.len() <= 2 * ENDS {
-        text.hash(h);
-    } else {
-        text[..ENDS].hash(h);
-        text[text.len() - ENDS..].hash(h);
-    }
+    Edit::between(base, candidate).name(base, candidate, CONTEXT)
 }
 
 /// The edits of the candidates the lookahead has seen and the last answer each edit got.
@@ -94,26 +71,6 @@ impl Hints {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn an_edit_is_the_same_on_a_base_changed_elsewhere() {
-        let base = b"int a; int b; int c; int d;";
-        let later = b"int a; int c; int d;"; // `int b;` removed meanwhile
-        let on_base = signature(base, b"int a; int b; int c; ");
-        let on_later = signature(later, b"int a; int c; ");
-        assert_eq!(on_base, on_later, "removing `int d;` is one edit");
-        assert_ne!(
-            signature(base, b"int a; int b; int d;"),
-            on_base,
-            "removing `int c;` is another"
-        );
-        // The same text removed at another place is another edit.
-        let twice = b"f(); x = 1; g(); x = 1; h();";
-        assert_ne!(
-            signature(twice, b"f(); g(); x = 1; h();"),
-            signature(twice, b"f(); x = 1; g(); h();")
-        );
-    }
 
     #[test]
     fn hints_give_the_last_answer_of_an_edit() {

@@ -151,6 +151,7 @@ fn what_follows_a_slow_run_is_tested_while_it_runs() {
     let test = |kept: &[usize]| judge.test(&candidate(kept));
     let ahead = JudgeAhead {
         judge: &judge,
+        base: &[],
         candidate: &candidate,
         then: None,
     };

@@ -1,0 +1,256 @@
+//! Edits named across texts, and the memory of the edits that failed.
+//!
+//! A candidate is its base (the text the algorithm holds when it makes it) with one edit, and
+//! the edit is named by what differs: the bytes between the longest common prefix and suffix
+//! of base and candidate, on each side, with some bytes of context around them. The same edit
+//! made on a text changed elsewhere has the same name.
+//!
+//! The *memory of failed edits* keeps the names of the edits whose candidates were not
+//! interesting. The rounds of a reduction repeat the same edits on a text that changed a
+//! little since (a deletion elsewhere, a name renamed), and the content cache, keyed by the
+//! whole candidate, knows none of them again; most still fail. While the rounds consult the
+//! memory ([`crate::Judge::recall_failed_edits`]), a candidate whose edit failed before, with
+//! the same context on both sides, is taken as not interesting without a run. A round that
+//! skips can miss an edit that a change elsewhere made possible, so the joint fixed point
+//! needs a last round that recalls only the edits that failed in that round itself to change
+//! nothing (see `algorithm::rounds`), as the reference closure does: while a round changes
+//! nothing its text is the one it started with, and an edit that failed on it names a
+//! candidate the content cache knows, so that round tests every edit of its text.
+//!
+//! The memory answers the same with any `--jobs`: an edit is remembered only when the
+//! algorithm takes its answer in sequence order. The speculative driver defers the edits
+//! that fail in its tests ([`deferring`]) and remembers those before its winner once it is
+//! known, never a lost bet's, with one job as with several; what a failed assumption made
+//! the algorithm remember is forgotten when its steps run again (see `Judge::steps`).
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::sync::{Arc, Mutex};
+
+/// Bytes of context around an edit for the memory: enough that an edit next to one made
+/// since (a neighbour removed, a name renamed) counts as another edit and is tried again.
+pub(crate) const MEMORY_CONTEXT: usize = 16;
+
+/// Bytes hashed at each end of a long removed or inserted text.
+const ENDS: usize = 128;
+
+/// At most this many failed edits are remembered; later ones are not (a fixed bound, so
+/// that what is remembered at each step depends only on the steps before it).
+const LIMIT: usize = 1 << 18;
+
+/// Where `candidate` differs from `base` (see the module docs).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Edit {
+    start: usize,
+    old_end: usize,
+    new_end: usize,
+}
+
+impl Edit {
+    pub fn between(base: &[u8], candidate: &[u8]) -> Edit {
+        let (start, old_end, new_end) = treedd_tree::changed_range(base, candidate);
+        Edit {
+            start,
+            old_end,
+            new_end,
+        }
+    }
+
+    /// The name of this edit of `base` into `candidate` with `context` bytes of `base` on
+    /// each side.
+    pub fn name(&self, base: &[u8], candidate: &[u8], context: usize) -> u64 {
+        let removed = &base[self.start..self.old_end];
+        let inserted = &candidate[self.start..self.new_end];
+        let before = &base[self.start.saturating_sub(context)..self.start];
+        let after = &base[self.old_end..(self.old_end + context).min(base.len())];
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (before, after).hash(&mut h);
+        hash_ends(removed, &mut h);
+        hash_ends(inserted, &mut h);
+        h.finish()
+    }
+}
+
+/// Hash `text` by its length and at most [`ENDS`] bytes at each end: a large edit is told
+/// apart by where it starts and ends, and hashing it all would cost time in proportion to
+/// the text on megabyte inputs.
+fn hash_ends(text: &[u8], h: &mut impl Hasher) {
+    text.len().hash(h);
+    if text.len() <= 2 * ENDS {
+        text.hash(h);
+    } else {
+        text[..ENDS].hash(h);
+        text[text.len() - ENDS..].hash(h);
+    }
+}
+
+/// The names of the edits that failed, in the order remembered (see the module docs).
+#[derive(Default)]
+pub(crate) struct FailedEdits {
+    /// The memory is consulted for the edits remembered from this one on (in `log` order).
+    from: Option<usize>,
+    /// Each edit's place in `log`.
+    failed: HashMap<u64, usize>,
+    /// The same names in the order they came, for [`FailedEdits::truncate`].
+    log: Vec<u64>,
+}
+
+impl FailedEdits {
+    /// Consult the memory from now on for the edits remembered from the `from`-th on (`None`:
+    /// not at all); it remembers either way.
+    pub fn consult(&mut self, from: Option<usize>) {
+        self.from = from;
+    }
+
+    /// The edit failed before, and the memory is consulted for it.
+    pub fn recalls(&self, edit: u64) -> bool {
+        self.from
+            .is_some_and(|from| self.failed.get(&edit).is_some_and(|&at| at >= from))
+    }
+
+    /// Remember that `edit` failed.
+    pub fn failed(&mut self, edit: u64) {
+        if self.log.len() < LIMIT && !self.failed.contains_key(&edit) {
+            self.failed.insert(edit, self.log.len());
+            self.log.push(edit);
+        }
+    }
+
+    /// How many edits are remembered.
+    pub fn len(&self) -> usize {
+        self.log.len()
+    }
+
+    /// Forget the edits remembered after the first `len`.
+    pub fn truncate(&mut self, len: usize) {
+        if len < self.log.len() {
+            for edit in self.log.drain(len..) {
+                self.failed.remove(&edit);
+            }
+        }
+    }
+}
+
+/// A memory of failed edits shared by a judge and the drivers that defer to it.
+pub(crate) type Memory = Arc<Mutex<FailedEdits>>;
+
+fn lock(m: &Mutex<FailedEdits>) -> std::sync::MutexGuard<'_, FailedEdits> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The failed edits of one driver call's tests, each with the index of its test, to be
+/// remembered once the call's winner is known ([`Deferred::remember_before`]).
+#[derive(Default)]
+pub(crate) struct Deferred {
+    edits: Mutex<Vec<(usize, u64, Memory)>>,
+}
+
+impl Deferred {
+    /// Remember the edits of the indices before `first` (all of them if `None`) in index
+    /// order, as one job tests them.
+    pub fn remember_before(&self, first: Option<usize>) {
+        let mut edits = std::mem::take(&mut *self.edits.lock().unwrap_or_else(|e| e.into_inner()));
+        edits.sort_by_key(|e| e.0);
+        for (_, edit, memory) in edits.iter().filter(|e| first.is_none_or(|f| e.0 < f)) {
+            lock(memory).failed(*edit);
+        }
+    }
+}
+
+thread_local! {
+    /// The driver call whose test at an index this thread runs (see [`deferring`]).
+    static DEFERRING: RefCell<Option<(Arc<Deferred>, usize)>> = const { RefCell::new(None) };
+}
+
+/// Run the test of index `index` of a driver call: the edits that fail in it are deferred to
+/// `deferred` ([`defer`]).
+pub(crate) fn deferring<R>(deferred: &Arc<Deferred>, index: usize, test: impl FnOnce() -> R) -> R {
+    let outer = DEFERRING.with(|d| d.replace(Some((Arc::clone(deferred), index))));
+    let out = test();
+    DEFERRING.with(|d| *d.borrow_mut() = outer);
+    out
+}
+
+/// Remember that `edit` failed in `memory`, or, inside a driver call's test, once the call
+/// knows its winner.
+pub(crate) fn failed(memory: &Memory, edit: u64) {
+    let deferred = DEFERRING.with(|d| d.borrow().clone());
+    match deferred {
+        Some((d, index)) => d.edits.lock().unwrap_or_else(|e| e.into_inner()).push((
+            index,
+            edit,
+            Arc::clone(memory),
+        )),
+        None => lock(memory).failed(edit),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn name(base: &[u8], candidate: &[u8], context: usize) -> u64 {
+        Edit::between(base, candidate).name(base, candidate, context)
+    }
+
+    #[test]
+    fn an_edit_has_one_name_on_texts_changed_away_from_its_context() {
+        let base = b"int a; int b; int c; int d;";
+        let later = b"int a; int c; int d;"; // `int b;` removed meanwhile
+        assert_eq!(
+            name(base, b"int a; int b; int c; ", 4),
+            name(later, b"int a; int c; ", 4),
+            "removing `int d;` is one edit"
+        );
+        assert_ne!(
+            name(base, b"int a; int b; int c; ", 16),
+            name(later, b"int a; int c; ", 16),
+            "with 16 bytes of context the removal of `int b;` is in it"
+        );
+        assert_ne!(
+            name(base, b"int a; int b; int d;", 4),
+            name(base, b"int a; int b; int c; ", 4),
+            "removing `int c;` is another edit"
+        );
+        let twice = b"f(); x = 1; g(); x = 1; h();";
+        assert_ne!(
+            name(twice, b"f(); g(); x = 1; h();", 4),
+            name(twice, b"f(); x = 1; g(); h();", 4),
+            "the same text removed at another place is another edit"
+        );
+    }
+
+    #[test]
+    fn long_edits_are_named_by_their_ends_and_length() {
+        let base: Vec<u8> = (0..2000u32).map(|i| b'a' + (i % 26) as u8).collect();
+        let mut candidate = base.clone();
+        candidate.drain(100..1500);
+        let mut other = base.clone();
+        other.drain(100..1501);
+        assert_ne!(name(&base, &candidate, 16), name(&base, &other, 16));
+    }
+
+    #[test]
+    fn the_memory_recalls_only_while_consulted_and_forgets_what_is_truncated() {
+        let mut m = FailedEdits::default();
+        m.failed(1);
+        m.failed(2);
+        m.failed(2);
+        assert_eq!(m.len(), 2);
+        assert!(!m.recalls(1), "not consulted yet");
+        m.consult(Some(0));
+        assert!(m.recalls(1) && m.recalls(2) && !m.recalls(3));
+        m.consult(Some(1));
+        assert!(!m.recalls(1) && m.recalls(2), "only from the second on");
+        m.consult(Some(0));
+        m.failed(3);
+        m.truncate(1);
+        assert_eq!(m.len(), 1);
+        assert!(m.recalls(1) && !m.recalls(2) && !m.recalls(3));
+        m.failed(3);
+        assert!(m.recalls(3), "remembered again after the truncation");
+        m.consult(None);
+        assert!(!m.recalls(1));
+    }
+}

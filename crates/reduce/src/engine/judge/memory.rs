@@ -1,0 +1,117 @@
+//! The judge's memory of failed edits (see `engine::edits`): the tests that consult it and
+//! remember what failed, and the announcements it leaves candidates out of.
+
+use super::super::edits::{self, Edit};
+use super::super::lookahead::hints::CONTEXT as HINT_CONTEXT;
+use super::{bump, lock, Cache, Judge};
+
+impl Judge {
+    /// [`Judge::test_from`] without remembering a failed edit: also the name of the edit if
+    /// the candidate was not interesting.
+    pub(super) fn test_edit(&self, base: Option<&[u8]>, candidate: &[u8]) -> (bool, Option<u64>) {
+        if self.is_cancelled() {
+            return (false, None);
+        }
+        let edit = base.map(|b| (b, Edit::between(b, candidate)));
+        let name = edit.map(|(b, e)| e.name(b, candidate, edits::MEMORY_CONTEXT));
+        let key = Cache::key(candidate);
+        if name.is_some_and(|n| lock(&self.edits).recalls(n)) {
+            bump(&self.counters.tests);
+            // What the cache knows stays a cache hit, as without the memory.
+            if !self.cache.as_ref().is_some_and(|c| c.is_known_pass(&key)) {
+                bump(&self.counters.recalled);
+            }
+            return (false, None);
+        }
+        let hint = edit.map(|(b, e)| e.name(b, candidate, HINT_CONTEXT));
+        match self.verdict(key, hint, candidate) {
+            Some(true) => (true, None),
+            Some(false) => (false, name),
+            None => (false, None),
+        }
+    }
+
+    /// Remember that the edit named `edit` failed (see `edits`; inside a driver call's test,
+    /// once the call knows its winner).
+    pub(super) fn remember_failed(&self, edit: u64) {
+        if !self.is_cancelled() {
+            edits::failed(&self.edits, edit);
+        }
+    }
+
+    /// Forget every failed edit (see `edits`).
+    pub(crate) fn forget_failed_edits(&self) {
+        lock(&self.edits).truncate(0);
+    }
+
+    /// Consult the memory of failed edits from now on for the edits remembered from the
+    /// `from`-th on, or not at all (`None`; see `edits`).
+    pub(crate) fn recall_failed_edits(&self, from: Option<usize>) {
+        lock(&self.edits).consult(from);
+    }
+
+    /// How many failed edits are remembered.
+    pub(crate) fn failed_edits(&self) -> usize {
+        lock(&self.edits).len()
+    }
+
+    /// Name the candidates the algorithm will test next, made from `base`, if everything
+    /// pending fails; idle workers test them ahead of time (only inside
+    /// [`Judge::with_lookahead`]). Those whose edit the memory of failed edits recalls are
+    /// left out: the algorithm will not test them.
+    pub(crate) fn announce(&self, base: &[u8], candidates: Vec<Vec<u8>>) {
+        if let Some(la) = self.lookahead() {
+            let named = self.named(base, candidates, false);
+            la.announce_edits(named);
+        }
+    }
+
+    /// [`Judge::announce`] with the name of each candidate's edit, a hint for later tests of
+    /// the same edit on other texts (see [`Judge::test_from`]).
+    pub(crate) fn announce_from(&self, base: &[u8], candidates: Vec<Vec<u8>>) {
+        if let Some(la) = self.lookahead() {
+            la.announce_edits(self.named(base, candidates, true));
+        }
+    }
+
+    /// A bet on success (see `lookahead`): `candidates` are what the algorithm tests next if
+    /// `pending` (under test now) is interesting (see [`Judge::unrecalled`]). Only inside
+    /// [`Judge::with_lookahead`].
+    pub(crate) fn announce_if(&self, pending: &[u8], candidates: Vec<Vec<u8>>) {
+        if let Some(la) = self.lookahead() {
+            la.announce_if(Cache::key(pending), candidates);
+        }
+    }
+
+    /// The candidates made from `base` that the memory of failed edits does not recall (those
+    /// the algorithm will test), for an announcement.
+    pub(crate) fn unrecalled(&self, base: &[u8], candidates: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
+        if self.lookahead().is_none() {
+            return candidates;
+        }
+        let named = self.named(base, candidates, false);
+        named.into_iter().map(|c| c.0).collect()
+    }
+
+    /// The candidates made from `base` that the memory of failed edits does not recall, each
+    /// with the name of its edit for the lookahead's hints if `hints`.
+    fn named(
+        &self,
+        base: &[u8],
+        candidates: Vec<Vec<u8>>,
+        hints: bool,
+    ) -> Vec<(Vec<u8>, Option<u64>)> {
+        let edits = lock(&self.edits);
+        candidates
+            .into_iter()
+            .filter_map(|c| {
+                let edit = Edit::between(base, &c);
+                if edits.recalls(edit.name(base, &c, edits::MEMORY_CONTEXT)) {
+                    return None;
+                }
+                let hint = hints.then(|| edit.name(base, &c, HINT_CONTEXT));
+                Some((c, hint))
+            })
+            .collect()
+    }
+}
