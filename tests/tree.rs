@@ -200,21 +200,25 @@ int main(void) { return h3() + (int)h2(1) + crash(); }
 const COMPILES_WITH_12345: &str = r#"gcc -fsyntax-only -Werror=implicit-function-declaration \
   -Werror=implicit-int -x c "$1" 2>/dev/null && grep -q 12345 "$1""#;
 
+/// `treedd --test oracle.sh --stats s.json -q INPUT` with `extra` in `d`: the stats and the
+/// output, which must pass the oracle.
+fn reduce_with_stats(d: &Dir, input: &str, extra: &[&str]) -> (serde_json::Value, String) {
+    let mut args = vec!["--test", "oracle.sh", "--stats", "s.json", "-q", input];
+    args.extend_from_slice(extra);
+    d.run(&args).expect_code(0);
+    let (stem, ext) = input.rsplit_once('.').unwrap();
+    let out = d.read(&format!("{stem}.reduced.{ext}"));
+    assert!(is_interesting(&d.join("oracle.sh"), input, &out));
+    (stats(d), String::from_utf8(out).unwrap())
+}
+
 #[test]
 fn reference_closure_saves_oracle_runs_on_declarations_and_their_uses() {
     let d = Dir::new();
     d.write("r.c", REACHING);
     d.script("oracle.sh", COMPILES_WITH_12345);
-    let reduce = |extra: &[&str]| {
-        let mut args = vec!["--test", "oracle.sh", "--stats", "s.json", "-q", "r.c"];
-        args.extend_from_slice(extra);
-        d.run(&args).expect_code(0);
-        let out = d.read("r.reduced.c");
-        assert!(is_interesting(&d.join("oracle.sh"), "r.c", &out));
-        (stats(&d), String::from_utf8(out).unwrap())
-    };
-    let (plain, plain_out) = reduce(&["--no-reference-closure"]);
-    let (closure, out) = reduce(&[]);
+    let (plain, plain_out) = reduce_with_stats(&d, "r.c", &["--no-reference-closure"]);
+    let (closure, out) = reduce_with_stats(&d, "r.c", &[]);
     assert_eq!(plain["reference_closure"], false);
     assert_eq!(closure["reference_closure"], true);
     let runs = |s: &serde_json::Value| s["oracle_runs"].as_u64().unwrap();
@@ -230,25 +234,13 @@ fn reference_closure_saves_oracle_runs_on_declarations_and_their_uses() {
 fn the_memory_of_failed_edits_saves_runs_for_the_same_output() {
     let d = Dir::new();
     d.copy_fixture("python/zerodiv");
-    let reduce = |extra: &[&str]| {
-        let mut args = vec![
-            "--test",
-            "oracle.sh",
-            "--jobs",
-            "1",
-            "--stats",
-            "s.json",
-            "-q",
-            "zerodiv.py",
-        ];
-        args.extend_from_slice(extra);
-        d.run(&args).expect_code(0);
-        let out = d.read("zerodiv.reduced.py");
-        assert!(is_interesting(&d.join("oracle.sh"), "zerodiv.py", &out));
-        (stats(&d), String::from_utf8(out).unwrap())
-    };
-    let (plain, plain_out) = reduce(&["--no-edit-memory"]);
-    let (memory, out) = reduce(&[]);
+    let one_job = ["--jobs", "1"];
+    let (plain, plain_out) = reduce_with_stats(
+        &d,
+        "zerodiv.py",
+        &[&one_job[..], &["--no-edit-memory"]].concat(),
+    );
+    let (memory, out) = reduce_with_stats(&d, "zerodiv.py", &one_job);
     assert_eq!(plain["edit_memory"], false);
     assert_eq!(memory["edit_memory"], true);
     assert_eq!(plain["recalled"], 0);

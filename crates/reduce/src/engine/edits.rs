@@ -135,7 +135,7 @@ impl FailedEdits {
 /// A memory of failed edits shared by a judge and the drivers that defer to it.
 pub(crate) type Memory = Arc<Mutex<FailedEdits>>;
 
-fn lock(m: &Mutex<FailedEdits>) -> std::sync::MutexGuard<'_, FailedEdits> {
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
@@ -150,7 +150,7 @@ impl Deferred {
     /// Remember the edits of the indices before `first` (all of them if `None`) in index
     /// order, as one job tests them.
     pub fn remember_before(&self, first: Option<usize>) {
-        let mut edits = std::mem::take(&mut *self.edits.lock().unwrap_or_else(|e| e.into_inner()));
+        let mut edits = std::mem::take(&mut *lock(&self.edits));
         edits.sort_by_key(|e| e.0);
         for (_, edit, memory) in edits.iter().filter(|e| first.is_none_or(|f| e.0 < f)) {
             lock(memory).failed(*edit);
@@ -164,7 +164,7 @@ thread_local! {
 }
 
 /// Run the test of index `index` of a driver call: the edits that fail in it are deferred to
-/// `deferred` ([`defer`]).
+/// `deferred` ([`failed`]).
 pub(crate) fn deferring<R>(deferred: &Arc<Deferred>, index: usize, test: impl FnOnce() -> R) -> R {
     let outer = DEFERRING.with(|d| d.replace(Some((Arc::clone(deferred), index))));
     let out = test();
@@ -177,11 +177,7 @@ pub(crate) fn deferring<R>(deferred: &Arc<Deferred>, index: usize, test: impl Fn
 pub(crate) fn failed(memory: &Memory, edit: u64) {
     let deferred = DEFERRING.with(|d| d.borrow().clone());
     match deferred {
-        Some((d, index)) => d.edits.lock().unwrap_or_else(|e| e.into_inner()).push((
-            index,
-            edit,
-            Arc::clone(memory),
-        )),
+        Some((d, index)) => lock(&d.edits).push((index, edit, Arc::clone(memory))),
         None => lock(memory).failed(edit),
     }
 }

@@ -201,16 +201,18 @@ impl Judge {
     /// earlier text is not tested again while the memory of failed edits is consulted
     /// (see `edits`).
     pub fn test_from(&self, base: Option<&[u8]>, candidate: &[u8]) -> bool {
-        let (interesting, failed) = self.test_edit(base, candidate);
-        if let Some(edit) = failed {
-            self.remember_failed(edit);
-        }
-        interesting
+        self.test_remembering(base, candidate)
     }
 
     /// The answer for `candidate`, whose cache key is `key` (`None`: none, the run was
-    /// cancelled or lost or could not start); `hint` names its edit for the lookahead.
-    fn verdict(&self, key: super::cache::Key, hint: Option<u64>, candidate: &[u8]) -> Option<bool> {
+    /// cancelled or lost or could not start); `hint` names its edit for the lookahead (worked
+    /// out only when the lookahead runs it).
+    fn verdict(
+        &self,
+        key: super::cache::Key,
+        hint: impl FnOnce() -> Option<u64>,
+        candidate: &[u8],
+    ) -> Option<bool> {
         // A replay takes the oracle's answers from the memo, but what the cache knows stays a
         // cache hit, as with one job (the replay flag stays up until the steps end).
         if self.replaying.load(Ordering::SeqCst) && !self.cache_contains(&key) {
@@ -244,7 +246,7 @@ impl Judge {
                 }
             };
             let main = bet.is_none();
-            if let Some(hint) = hint {
+            if let Some(hint) = hint() {
                 la.note_edit(key, hint);
             }
             let earliest = || bet.as_ref().is_some_and(|b| b.is_earliest());

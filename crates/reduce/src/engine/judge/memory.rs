@@ -6,11 +6,12 @@ use super::super::lookahead::hints::CONTEXT as HINT_CONTEXT;
 use super::{bump, lock, Cache, Judge};
 
 impl Judge {
-    /// [`Judge::test_from`] without remembering a failed edit: also the name of the edit if
-    /// the candidate was not interesting.
-    pub(super) fn test_edit(&self, base: Option<&[u8]>, candidate: &[u8]) -> (bool, Option<u64>) {
+    /// [`Judge::test_from`]: a candidate whose edit the memory recalls is not interesting
+    /// without a test; the edit of one the test finds not interesting is remembered (inside a
+    /// driver call's test, once the call knows its winner).
+    pub(super) fn test_remembering(&self, base: Option<&[u8]>, candidate: &[u8]) -> bool {
         if self.is_cancelled() {
-            return (false, None);
+            return false;
         }
         let edit = base.map(|b| (b, Edit::between(b, candidate)));
         let name = edit.map(|(b, e)| e.name(b, candidate, edits::MEMORY_CONTEXT));
@@ -21,21 +22,17 @@ impl Judge {
             if !self.cache.as_ref().is_some_and(|c| c.is_known_pass(&key)) {
                 bump(&self.counters.recalled);
             }
-            return (false, None);
+            return false;
         }
-        let hint = edit.map(|(b, e)| e.name(b, candidate, HINT_CONTEXT));
+        let hint = || edit.map(|(b, e)| e.name(b, candidate, HINT_CONTEXT));
         match self.verdict(key, hint, candidate) {
-            Some(true) => (true, None),
-            Some(false) => (false, name),
-            None => (false, None),
-        }
-    }
-
-    /// Remember that the edit named `edit` failed (see `edits`; inside a driver call's test,
-    /// once the call knows its winner).
-    pub(super) fn remember_failed(&self, edit: u64) {
-        if !self.is_cancelled() {
-            edits::failed(&self.edits, edit);
+            Some(interesting) => {
+                if let Some(name) = name.filter(|_| !interesting && !self.is_cancelled()) {
+                    edits::failed(&self.edits, name);
+                }
+                interesting
+            }
+            None => false,
         }
     }
 
@@ -101,17 +98,21 @@ impl Judge {
         candidates: Vec<Vec<u8>>,
         hints: bool,
     ) -> Vec<(Vec<u8>, Option<u64>)> {
-        let edits = lock(&self.edits);
-        candidates
+        let named: Vec<_> = candidates
             .into_iter()
-            .filter_map(|c| {
+            .map(|c| {
                 let edit = Edit::between(base, &c);
-                if edits.recalls(edit.name(base, &c, edits::MEMORY_CONTEXT)) {
-                    return None;
-                }
+                let name = edit.name(base, &c, edits::MEMORY_CONTEXT);
                 let hint = hints.then(|| edit.name(base, &c, HINT_CONTEXT));
-                Some((c, hint))
+                (c, name, hint)
             })
+            .collect();
+        // The lock is held only to look the names up (tests wait on it).
+        let memory = lock(&self.edits);
+        named
+            .into_iter()
+            .filter(|(_, name, _)| !memory.recalls(*name))
+            .map(|(c, _, hint)| (c, hint))
             .collect()
     }
 }
