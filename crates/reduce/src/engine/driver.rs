@@ -371,9 +371,10 @@ mod tests {
     #[test]
     fn only_the_failed_edits_before_the_winner_are_remembered_for_every_number_of_jobs() {
         // On the base `abcdefgh`, candidate i removes letter i; removing `e` (index 4) is
-        // interesting. With the memory consulted, the edits before it are recalled on a base
-        // changed elsewhere (`Z` appended far from them) without a run; the edits past the
-        // winner were lost bets or never tested, and are tested again, as with one job.
+        // interesting. With the memory consulted, the edits before it are remembered, then
+        // recalled on a base changed elsewhere (`Z` appended far from them) without a run;
+        // the edits past the winner were lost bets or never tested, and are tested again, as
+        // with one job.
         let base = b"abcdefgh--------------------------------";
         let later = b"abcdefgh--------------------------------Z";
         let without = |text: &[u8], i: usize| {
@@ -382,12 +383,20 @@ mod tests {
             c
         };
         for jobs in [1, 2, 4] {
-            let (j, oracle) = judge(|c| !c.contains(&b'e'));
+            // Not consulted, the memory is not worth its cost: nothing is remembered.
+            let (j, _) = judge(|c| !c.contains(&b'e'));
             let got = j.with_lookahead(jobs, || {
                 first_interesting(&j, base, jobs, 8, &|i| Some(without(base, i)))
             });
             assert_eq!(got.map(|g| g.0), Some(4), "jobs {jobs}");
+            assert_eq!(j.failed_edits(), 0, "jobs {jobs}");
+
+            let (j, oracle) = judge(|c| !c.contains(&b'e'));
             j.recall_failed_edits(Some(0));
+            let got = j.with_lookahead(jobs, || {
+                first_interesting(&j, base, jobs, 8, &|i| Some(without(base, i)))
+            });
+            assert_eq!(got.map(|g| g.0), Some(4), "jobs {jobs}");
             let before = oracle.runs();
             for i in 0..4 {
                 assert!(!j.test_from(Some(later), &without(later, i)));

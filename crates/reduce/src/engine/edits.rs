@@ -103,6 +103,12 @@ impl FailedEdits {
         self.from = from;
     }
 
+    /// The memory is consulted (for some edits): only then is remembering worth its cost,
+    /// as each rounds' reduction forgets what the memory holds when it starts.
+    pub fn is_consulted(&self) -> bool {
+        self.from.is_some()
+    }
+
     /// The edit failed before, and the memory is consulted for it.
     pub fn recalls(&self, edit: u64) -> bool {
         self.from

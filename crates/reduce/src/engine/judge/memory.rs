@@ -1,7 +1,7 @@
 //! The judge's memory of failed edits (see `engine::edits`): the tests that consult it and
 //! remember what failed, and the announcements it leaves candidates out of.
 
-use super::super::edits::{self, Edit};
+use super::super::edits::{self, Edit, MEMORY_CONTEXT as MEMORY};
 use super::super::lookahead::hints::CONTEXT as HINT_CONTEXT;
 use super::{bump, lock, Cache, Judge};
 
@@ -13,8 +13,12 @@ impl Judge {
         if self.is_cancelled() {
             return false;
         }
-        let edit = base.map(|b| (b, Edit::between(b, candidate)));
-        let name = edit.map(|(b, e)| e.name(b, candidate, edits::MEMORY_CONTEXT));
+        // Naming costs a comparison with the base: only while the memory is consulted.
+        let consulted = lock(&self.edits).is_consulted();
+        let edit = base
+            .filter(|_| consulted)
+            .map(|b| Edit::between(b, candidate));
+        let name = edit.zip(base).map(|(e, b)| e.name(b, candidate, MEMORY));
         let key = Cache::key(candidate);
         if name.is_some_and(|n| lock(&self.edits).recalls(n)) {
             bump(&self.counters.tests);
@@ -24,7 +28,11 @@ impl Judge {
             }
             return false;
         }
-        let hint = || edit.map(|(b, e)| e.name(b, candidate, HINT_CONTEXT));
+        let hint = || {
+            let b = base?;
+            let edit = edit.unwrap_or_else(|| Edit::between(b, candidate));
+            Some(edit.name(b, candidate, HINT_CONTEXT))
+        };
         match self.verdict(key, hint, candidate) {
             Some(interesting) => {
                 if let Some(name) = name.filter(|_| !interesting && !self.is_cancelled()) {
@@ -98,11 +106,15 @@ impl Judge {
         candidates: Vec<Vec<u8>>,
         hints: bool,
     ) -> Vec<(Vec<u8>, Option<u64>)> {
+        let consulted = lock(&self.edits).is_consulted();
+        if !consulted && !hints {
+            return candidates.into_iter().map(|c| (c, None)).collect();
+        }
         let named: Vec<_> = candidates
             .into_iter()
             .map(|c| {
                 let edit = Edit::between(base, &c);
-                let name = edit.name(base, &c, edits::MEMORY_CONTEXT);
+                let name = consulted.then(|| edit.name(base, &c, MEMORY));
                 let hint = hints.then(|| edit.name(base, &c, HINT_CONTEXT));
                 (c, name, hint)
             })
@@ -111,7 +123,7 @@ impl Judge {
         let memory = lock(&self.edits);
         named
             .into_iter()
-            .filter(|(_, name, _)| !memory.recalls(*name))
+            .filter(|(_, name, _)| !name.is_some_and(|n| memory.recalls(n)))
             .map(|(c, _, hint)| (c, hint))
             .collect()
     }
