@@ -711,3 +711,29 @@ fn java_abstract_method_gets_an_empty_body_and_the_class_is_no_longer_abstract()
         "{out}"
     );
 }
+
+#[test]
+fn contextual_keywords_spelling_a_name_are_renamed() {
+    // `record` (Java) and `path` (Rust: a macro fragment specifier) are keyword tokens of
+    // their grammars, but here they name methods and functions: they are renamed like any
+    // other name, while never becoming a new name themselves.
+    let d = Dir::new();
+    d.write(
+        "M.java",
+        "class M {\n    int record(int value) {\n        return value;\n    }\n\n\
+         \x20   int run() {\n        return record(20);\n    }\n}\n",
+    );
+    compiler_oracle(&d, &JAVAC, "-E \"[a-z]\\(20\\)\"");
+    let (out, _) = reduce(&d, "M.java", &[]);
+    assert!(!out.contains("record") && out.contains("(20)"), "{out}");
+
+    let d = Dir::new();
+    d.write(
+        "m.rs",
+        "fn path(value: u8) -> u8 {\n    value\n}\n\n\
+         pub fn marker() -> u8 {\n    path(20)\n}\n",
+    );
+    compiler_oracle(&d, &RUSTC, "-E \"[a-z]\\(20\\)\"");
+    let (out, _) = reduce(&d, "m.rs", &[]);
+    assert!(!out.contains("path") && out.contains("(20)"), "{out}");
+}

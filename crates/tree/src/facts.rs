@@ -186,6 +186,13 @@ impl Lang {
         let reserved = |l: Lang| l.data().is_ok_and(|d| d.passes.reserved.contains(word));
         reserved(self) || inject::languages(self).into_iter().any(reserved)
     }
+
+    /// An identifier spelled `word` is never renamed or replaced: a reserved word or keyword
+    /// of this language or of its islands' languages, `contextual` words excepted.
+    pub fn is_fixed(self, word: &[u8]) -> bool {
+        let fixed = |l: Lang| l.data().is_ok_and(|d| d.passes.fixed.contains(word));
+        fixed(self) || inject::languages(self).into_iter().any(fixed)
+    }
 }
 
 /// Add the facts of `tree`, a parse of `src` (or of its part `whole`, an island) in `lang`, to

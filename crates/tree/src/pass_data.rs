@@ -25,6 +25,8 @@ struct PassSpec {
     #[serde(default)]
     pub reserved: Vec<String>,
     #[serde(default)]
+    contextual: Vec<String>,
+    #[serde(default)]
     groups: Vec<GroupSpec>,
     #[serde(default)]
     pub literals: BTreeMap<String, Vec<String>>,
@@ -400,8 +402,13 @@ pub(crate) struct PassData {
     pub implicit_calls: bool,
     /// Per group: words that may replace a spelling of the group besides the file's own.
     pub extras: Vec<Vec<String>>,
-    /// Words a new name must never be (keywords of the grammar included).
+    /// Words a new name must never be (keywords of the grammar and `contextual` words
+    /// included).
     pub reserved: HashSet<Vec<u8>>,
+    /// Words an identifier so spelled keeps: never renamed or replaced, never a name of the
+    /// reference closure (the reserved words but the `contextual` ones, keywords only in
+    /// some places, such as Java's `record`: a method may be called so).
+    pub fixed: HashSet<Vec<u8>>,
     pub literals: HashMap<String, Vec<String>>,
     pub functions: Vec<ListSpec>,
     pub calls: Vec<ListSpec>,
@@ -633,12 +640,24 @@ impl PassData {
         }
         data.functions = spec.functions;
         data.calls = spec.calls;
-        data.reserved = spec
+        if let Some(w) = spec.contextual.iter().find(|w| spec.reserved.contains(w)) {
+            return Err(format!(
+                "grammars/{lang}/passes.toml: `{w}` is both reserved and contextual"
+            ));
+        }
+        let contextual: HashSet<Vec<u8>> = spec
+            .contextual
+            .into_iter()
+            .map(String::into_bytes)
+            .collect();
+        data.fixed = spec
             .reserved
             .into_iter()
             .chain(keywords)
             .map(String::into_bytes)
+            .filter(|w| !contextual.contains(w))
             .collect();
+        data.reserved = data.fixed.iter().cloned().chain(contextual).collect();
         Ok(data)
     }
 }
@@ -682,6 +701,24 @@ mod tests {
         let typo = format!("[templates]\n{table}kindz = []\n");
         let err = PassData::new("c", &typo, &ts, std::iter::empty()).unwrap_err();
         assert!(err.contains("unknown field `kindz`"), "{err}");
+    }
+
+    #[test]
+    fn contextual_words_leave_the_fixed_words_but_stay_reserved() {
+        let ts: tree_sitter::Language = tree_sitter_c::LANGUAGE.into();
+        let keywords = || ["if", "of"].map(String::from).into_iter();
+        let text = "reserved = [\"main\"]\ncontextual = [\"of\"]\n";
+        let data = PassData::new("c", text, &ts, keywords()).unwrap();
+        for w in ["main", "if", "of"] {
+            assert!(data.reserved.contains(w.as_bytes()), "{w}");
+            assert_eq!(data.fixed.contains(w.as_bytes()), w != "of", "{w}");
+        }
+        let both = "reserved = [\"of\"]\ncontextual = [\"of\"]\n";
+        let err = PassData::new("c", both, &ts, keywords()).unwrap_err();
+        assert!(
+            err.contains("`of` is both reserved and contextual"),
+            "{err}"
+        );
     }
 
     #[test]

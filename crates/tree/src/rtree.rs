@@ -422,7 +422,7 @@ impl RTree {
         self.node(n).flags & HIDDEN != 0
     }
     /// An identifier token's name: the same number for the same spelling, in the kinds that
-    /// `identifiers` of `grammars/<lang>/passes.toml` lists, reserved words (`int`, `main`)
+    /// `identifiers` of `grammars/<lang>/passes.toml` lists, fixed words (`int`, `main`)
     /// excepted; also a declaration that a path names (Go's `import "unicode/utf8"`: `utf8`);
     /// `None` for every other node, and for every node of a language whose passes.toml has
     /// neither `declare_before_use` nor `[[declarations]]` (names are only used for the

@@ -118,6 +118,7 @@ impl Across<'_> {
         let facts = self.facts(files);
         let langs: Vec<Lang> = facts.iter().flatten().map(|(l, _)| *l).collect();
         let reserved = |w: &[u8]| langs.iter().any(|l| l.is_reserved(w));
+        let fixed = |w: &[u8]| langs.iter().any(|l| l.is_fixed(w));
         let taken: HashSet<&[u8]> = facts
             .iter()
             .enumerate()
@@ -128,7 +129,7 @@ impl Across<'_> {
             })
             .collect();
         let mut words = Self::spellings(files, &facts, |_| ());
-        words.retain(|((_, w), _)| !reserved(w) && w.len() > 1);
+        words.retain(|((_, w), _)| !fixed(w) && w.len() > 1);
         words.sort_by_key(|((_, w), occ)| std::cmp::Reverse(occ.len() * w.len()));
         let mut next = 0;
         let mut units: Vec<Vec<FileSplice>> = Vec::new();
@@ -339,7 +340,7 @@ impl Across<'_> {
             let lang = *lang;
             let mut in_files: Vec<usize> = occ.iter().map(|(f, _, _)| *f).collect();
             in_files.dedup();
-            if in_files.len() < 2 || lang.is_reserved(word) {
+            if in_files.len() < 2 || lang.is_fixed(word) {
                 continue;
             }
             let mut groups: Vec<usize> = occ.iter().filter_map(|(_, _, g)| *g).collect();
@@ -366,7 +367,7 @@ impl Across<'_> {
                     .take(REPLACE_TARGETS);
                 let mut seen = HashSet::new();
                 for target in extras.iter().map(Vec::as_slice).chain(others) {
-                    let extra = lang.is_reserved(target) && target.len() <= word.len();
+                    let extra = lang.is_fixed(target) && target.len() <= word.len();
                     let lower = (target.len(), target) < (word.len(), word.as_slice());
                     if !(extra || lower) || !seen.insert(target) {
                         continue;

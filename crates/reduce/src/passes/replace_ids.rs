@@ -19,8 +19,8 @@ pub(super) const REPLACE_TARGETS: usize = 3;
 /// but the first (usually its declaration) becomes another spelling Y of the same group:
 /// first the group's extra words, then the group's most frequent spellings. Y is never longer
 /// than X (a candidate never grows the text: on the JRTS inputs, `x` -> `undefined` makes
-/// outputs larger), and is a reserved word (an extra such as `int`, never renamed or
-/// replaced itself) or comes before X in the order (length, bytes), so occurrences only ever
+/// outputs larger), and is a fixed word (an extra such as `int`, never renamed or replaced
+/// itself) or comes before X in the order (length, bytes), so occurrences only ever
 /// move down that order and the pass ends.
 pub(super) fn candidates(text: &[u8], lang: Lang, facts: &Facts) -> Vec<Vec<Splice>> {
     let words = spellings(text, facts);
@@ -37,7 +37,7 @@ pub(super) fn candidates(text: &[u8], lang: Lang, facts: &Facts) -> Vec<Vec<Spli
     }
     let mut out = Vec::new();
     for (word, occ) in &words {
-        if lang.is_reserved(word) {
+        if lang.is_fixed(word) {
             continue;
         }
         let mut groups: Vec<usize> = occ.iter().filter_map(|(_, g)| *g).collect();
@@ -61,7 +61,7 @@ pub(super) fn candidates(text: &[u8], lang: Lang, facts: &Facts) -> Vec<Vec<Spli
                 .take(REPLACE_TARGETS);
             let mut seen = HashSet::new();
             for target in extras.map(Vec::as_slice).chain(others) {
-                let extra = lang.is_reserved(target) && target.len() <= word.len();
+                let extra = lang.is_fixed(target) && target.len() <= word.len();
                 let lower = (target.len(), target) < (word.len(), word.as_slice());
                 if !(extra || lower) || !seen.insert(target) {
                     continue;

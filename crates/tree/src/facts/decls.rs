@@ -101,7 +101,7 @@ fn site(
                 .or_else(|| text.strip_suffix(b"`"))
                 .unwrap_or(text);
             let last = text.rsplit(|&b| b == b'/').next().unwrap_or(text);
-            (!last.is_empty() && !pd.reserved.contains(last)).then(|| last.to_vec())
+            (!last.is_empty() && !pd.fixed.contains(last)).then(|| last.to_vec())
         }
         _ => None,
     };

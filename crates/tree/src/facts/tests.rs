@@ -175,6 +175,27 @@ fn javascript_and_java_facts() {
 }
 
 #[test]
+fn contextual_keywords_are_no_new_names_but_are_renamed() {
+    for (lang, word) in [
+        (Lang::Java, "record"),
+        (Lang::Rust, "path"),
+        (Lang::Python, "match"),
+        (Lang::TypeScript, "type"),
+        (Lang::JavaScript, "of"),
+    ] {
+        assert!(lang.is_reserved(word.as_bytes()), "{lang:?} {word}");
+        assert!(!lang.is_fixed(word.as_bytes()), "{lang:?} {word}");
+    }
+    for (lang, word) in [
+        (Lang::Java, "var"),
+        (Lang::Java, "do"),
+        (Lang::Python, "len"),
+    ] {
+        assert!(lang.is_reserved(word.as_bytes()) && lang.is_fixed(word.as_bytes()));
+    }
+}
+
+#[test]
 fn every_language_loads_its_pass_data() {
     for &lang in Lang::all() {
         if lang.has_grammar() {

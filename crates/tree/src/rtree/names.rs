@@ -55,7 +55,7 @@ impl RTree {
                 continue;
             }
             let text = &self.src[node.start as usize..node.end as usize];
-            if passes.reserved.contains(text) {
+            if passes.fixed.contains(text) {
                 continue;
             }
             let next = ids.len() as u32;
