@@ -737,3 +737,22 @@ fn contextual_keywords_spelling_a_name_are_renamed() {
     let (out, _) = reduce(&d, "m.rs", &[]);
     assert!(!out.contains("path") && out.contains("(20)"), "{out}");
 }
+
+#[test]
+fn python_locals_are_inlined_into_their_uses() {
+    // `[[inline]]` (copy-propagation): the value takes the name's place and the assignment
+    // goes in the same step; nothing else removes the name while its value must stay (the
+    // oracle asks for `len(` and `dict()`).
+    let d = Dir::new();
+    d.write(
+        "m.py",
+        "def main():\n    items = dict()\n    print(1 // len(items))\n\n\nmain()\n",
+    );
+    d.script(
+        "oracle.sh",
+        r#"grep -q 'dict()' "$1" && grep -q 'len(' "$1" || exit 1
+python3 "$1" 2>&1 | grep -q ZeroDivisionError"#,
+    );
+    let (out, _) = reduce(&d, "m.py", &[]);
+    assert!(!out.contains('=') && out.contains("dict()"), "{out}");
+}

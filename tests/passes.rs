@@ -229,6 +229,33 @@ fn c_declarations_merge_into_one_at_file_scope() {
 }
 
 #[test]
+fn python_and_rust_copies_of_variables_propagated_into_their_uses() {
+    // `inline` with `[[inline]]`'s assignment (Python) and `let` (Rust) entries.
+    let d = Dir::new();
+    d.write("copy.py", "answer = 40\ntotal = answer + 2\nprint(total)\n");
+    let oracle = d.script("oracle.sh", r#"[ "$(python3 "$1")" = 42 ]"#);
+    let out = reduce_with(&d, "inline", "copy.py", &[]);
+    assert!(is_interesting(&oracle, "copy.py", out.as_bytes()), "{out}");
+    assert!(!out.contains("answer") && !out.contains("total"), "{out}");
+    assert!(accepted(&stats(&d), "inline") >= 2);
+
+    let d = Dir::new();
+    d.write(
+        "copy.rs",
+        "fn main() {\n    let answer = 40;\n    let total = answer + 2;\n    \
+         println!(\"{}\", total);\n}\n",
+    );
+    let oracle = d.script(
+        "oracle.sh",
+        r#"b="$TMPDIR/copy.$$"; rustc --edition 2021 -o "$b" "$1" 2>/dev/null && [ "$("$b")" = 42 ]"#,
+    );
+    let out = reduce_with(&d, "inline", "copy.rs", &[]);
+    assert!(is_interesting(&oracle, "copy.rs", out.as_bytes()), "{out}");
+    assert!(!out.contains("answer") && !out.contains("total"), "{out}");
+    assert!(accepted(&stats(&d), "inline") >= 2);
+}
+
+#[test]
 fn c_copies_of_variables_propagated_into_their_uses() {
     // `inline` with the `declaration` entry of `[[inline]]` (C-Vise's copy-propagation):
     // each declaration of one initialized variable goes, its value takes its uses' place.
