@@ -17,11 +17,11 @@
 //! its kind's minimal string); whether it is *hidden* (an anonymous token in a required
 //! position, which no algorithm tests); [`RTree::compatible`] (same kind, or a shared group of
 //! `grammars/<lang>/compatible.txt`, one bit per group) and [`RTree::fits`] for hoisting.
-//! Identifier tokens (the `identifiers` kinds of passes.toml, reserved words excepted) carry
-//! a number per spelling and a mark on each spelling's first occurrence, for the reference
-//! closure. The tree changes only through [`RTree::prune`] and [`RTree::hoist`], committed
-//! after the judge found the candidate interesting; candidates are serialized without
-//! mutating it (`rtree/unparse.rs`).
+//! Identifier tokens (the `identifiers` kinds of passes.toml, reserved words but contextual
+//! keywords excepted) carry a number per spelling and a mark on each spelling's first
+//! occurrence, for the reference closure. The tree changes only through [`RTree::prune`] and
+//! [`RTree::hoist`], committed after the judge found the candidate interesting; candidates
+//! are serialized without mutating it (`rtree/unparse.rs`).
 
 use crate::flatten::{self, Item};
 use crate::lang::{KindId, LangData};
