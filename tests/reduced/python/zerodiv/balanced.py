@@ -2,8 +2,8 @@ def ratio():
     0 / 0
 
 
-def h():
+def c():
     ratio()
 
 
-h()
+c()
