@@ -9,8 +9,10 @@ use treedd_tree::{Facts, Lang, RTree};
 
 use super::splice::Splice;
 
-/// How many shorter compatible nodes `subtrees` tries for each node.
-const SUBTREE_TARGETS: usize = 2;
+/// How many shorter compatible nodes `subtrees` tries for each node: the shortest. A second
+/// one costs runs on every language and seldom finds what the first, the constants and the
+/// later rounds do not.
+const SUBTREE_TARGETS: usize = 1;
 
 /// Sub-tree replacement: each node (largest first) replaced by the grammar's `[constants]`
 /// it is compatible with (Vulcan's "an expression by `0`"), then by the shortest compatible

@@ -123,6 +123,24 @@ fn subtrees_use_shorter_compatible_nodes_anywhere() {
 }
 
 #[test]
+fn subtrees_try_one_node_of_the_file_per_node_besides_the_constants() {
+    // `a * (a + 2)` has several shorter compatible nodes outside it (`g`, `b`, `1`, `b - 1`):
+    // only the shortest is a candidate, after the grammar's constant `0`.
+    let src = "int g(int b) { return b - 1; }\nint f(int a) { return a * (a + 2); }";
+    let facts = Lang::C.facts(src.as_bytes()).unwrap();
+    let cands = super::subtrees::candidates(src.as_bytes(), Lang::C, &facts);
+    let start = src.find("a * (a + 2)").unwrap();
+    let whole = start..start + "a * (a + 2)".len();
+    let texts: Vec<&[u8]> = cands
+        .iter()
+        .filter(|c| c.len() == 1 && c[0].range == whole)
+        .map(|c| c[0].text.as_slice())
+        .collect();
+    assert_eq!(texts.len(), 2, "{texts:?}");
+    assert_eq!(texts[0], b"0");
+}
+
+#[test]
 fn subtrees_put_the_grammar_constants_in_place_of_expressions() {
     // No `0` in the file: it comes from `[constants]`.
     let src = "long x; int f(void) { long *p = &x; return *p + 7; }";
