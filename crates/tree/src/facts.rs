@@ -183,15 +183,20 @@ impl Lang {
     /// `word` may not be a new name: a keyword of the grammar or a reserved word, of this
     /// language or of a language its islands may be in (`inject.rs`).
     pub fn is_reserved(self, word: &[u8]) -> bool {
-        let reserved = |l: Lang| l.data().is_ok_and(|d| d.passes.reserved.contains(word));
-        reserved(self) || inject::languages(self).into_iter().any(reserved)
+        self.any_words(word, |p| &p.reserved)
     }
 
     /// An identifier spelled `word` is never renamed or replaced: a reserved word or keyword
     /// of this language or of its islands' languages, `contextual` words excepted.
     pub fn is_fixed(self, word: &[u8]) -> bool {
-        let fixed = |l: Lang| l.data().is_ok_and(|d| d.passes.fixed.contains(word));
-        fixed(self) || inject::languages(self).into_iter().any(fixed)
+        self.any_words(word, |p| &p.fixed)
+    }
+
+    /// `word` is in the `words` of this language's pass data or of a language its islands
+    /// may be in.
+    fn any_words(self, word: &[u8], words: fn(&PassData) -> &HashSet<Vec<u8>>) -> bool {
+        let has = |l: Lang| l.data().is_ok_and(|d| words(&d.passes).contains(word));
+        has(self) || inject::languages(self).into_iter().any(has)
     }
 }
 
