@@ -60,8 +60,18 @@ pub(super) fn short_name(mut n: usize) -> Vec<u8> {
     name
 }
 
+/// `name` with its first letter in upper case when `word`'s is: the case of a name's first
+/// letter can matter (Go exports the names that start with a capital, Haskell's constructors
+/// must), and a type keeps looking like one.
+fn cased_like(mut name: Vec<u8>, word: &[u8]) -> Vec<u8> {
+    if word.first().is_some_and(u8::is_ascii_uppercase) {
+        name[0] = name[0].to_ascii_uppercase();
+    }
+    name
+}
+
 /// For each spelling worth renaming: its occurrences and its new name. The most frequent
-/// spellings get the shortest names; a fixed word is never renamed, a name is never a
+/// spellings get the shortest names, capitalised as the spelling is; a fixed word is never renamed, a name is never a
 /// reserved word, a keyword, or any token already in the file, and a spelling is only
 /// renamed to something shorter.
 fn rename_plan(text: &[u8], lang: Lang, facts: &Facts) -> Vec<(Vec<Range<usize>>, Vec<u8>)> {
@@ -74,7 +84,7 @@ fn rename_plan(text: &[u8], lang: Lang, facts: &Facts) -> Vec<(Vec<Range<usize>>
     let mut plan = Vec::new();
     for (word, occ) in words {
         let name = loop {
-            let name = short_name(next);
+            let name = cased_like(short_name(next), &word);
             if !taken.contains(name.as_slice()) && !lang.is_reserved(&name) {
                 break name;
             }

@@ -1,15 +1,15 @@
-struct c {
+struct C {
     g: String,
     d: u8
 }
-struct a {
-    items: Vec<c>
+struct A {
+    items: Vec<C>
 }
-impl a {
+impl A {
     fn a(self) {
         let f = &self;
         {
-            self.items.push(c {g: format!(""), d: 0})
+            self.items.push(C {g: format!(""), d: 0})
         }
         f;
     }
