@@ -71,9 +71,9 @@ fn cased_like(mut name: Vec<u8>, word: &[u8]) -> Vec<u8> {
 }
 
 /// For each spelling worth renaming: its occurrences and its new name. The most frequent
-/// spellings get the shortest names, capitalised as the spelling is; a fixed word is never renamed, a name is never a
-/// reserved word, a keyword, or any token already in the file, and a spelling is only
-/// renamed to something shorter.
+/// spellings get the shortest names, capitalised as the spelling is; a fixed word is never
+/// renamed, a name is never a reserved word, a keyword, or any token already in the file,
+/// and a spelling is only renamed to something shorter.
 fn rename_plan(text: &[u8], lang: Lang, facts: &Facts) -> Vec<(Vec<Range<usize>>, Vec<u8>)> {
     let taken: HashSet<&[u8]> = facts.tokens.iter().map(|t| &text[t.clone()]).collect();
     let mut words = spellings(text, facts);
