@@ -357,7 +357,7 @@ done | grep -q 'internal compiler error: in byte_reg'"#,
             return 4;
         }
         == table.h
-        #ifndef k
+        #ifndef K
         typedef signed char a;
         typedef int g;
         typedef long c;

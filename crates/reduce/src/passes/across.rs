@@ -17,7 +17,7 @@ use treedd_proc::Files;
 use treedd_tree::{count_errors, Facts, Lang, ListSite};
 
 use super::params::remove_element;
-use super::rename::short_name;
+use super::rename::fresh_name;
 use super::replace_ids::REPLACE_TARGETS;
 use super::splice::{apply, Splice};
 use crate::ddmin::ddmin_indices;
@@ -134,13 +134,7 @@ impl Across<'_> {
         let mut next = 0;
         let mut units: Vec<Vec<FileSplice>> = Vec::new();
         for ((_, word), occ) in words {
-            let name = loop {
-                let name = short_name(next);
-                if !taken.contains(name.as_slice()) && !reserved(&name) {
-                    break name;
-                }
-                next += 1;
-            };
+            let name = fresh_name(&mut next, &word, |n| !taken.contains(n) && !reserved(n));
             if name.len() >= word.len() {
                 continue;
             }

@@ -60,14 +60,21 @@ pub(super) fn short_name(mut n: usize) -> Vec<u8> {
     name
 }
 
-/// `name` with its first letter in upper case when `word`'s is: the case of a name's first
-/// letter can matter (Go exports the names that start with a capital, Haskell's constructors
-/// must), and a type keeps looking like one.
-fn cased_like(mut name: Vec<u8>, word: &[u8]) -> Vec<u8> {
-    if word.first().is_some_and(u8::is_ascii_uppercase) {
-        name[0] = name[0].to_ascii_uppercase();
+/// The first short name from the `next`-th on that `usable` accepts, for `word`: with its
+/// first letter in upper case when `word`'s is (the case of a name's first letter can matter:
+/// Go exports the names that start with a capital, Haskell's constructors must, and a type
+/// keeps looking like one). `next` is left at that name's place in the sequence.
+pub(super) fn fresh_name(next: &mut usize, word: &[u8], usable: impl Fn(&[u8]) -> bool) -> Vec<u8> {
+    loop {
+        let mut name = short_name(*next);
+        if word.first().is_some_and(u8::is_ascii_uppercase) {
+            name[0] = name[0].to_ascii_uppercase();
+        }
+        if usable(&name) {
+            return name;
+        }
+        *next += 1;
     }
-    name
 }
 
 /// For each spelling worth renaming: its occurrences and its new name. The most frequent
@@ -83,13 +90,9 @@ fn rename_plan(text: &[u8], lang: Lang, facts: &Facts) -> Vec<(Vec<Range<usize>>
     let mut next = 0;
     let mut plan = Vec::new();
     for (word, occ) in words {
-        let name = loop {
-            let name = cased_like(short_name(next), &word);
-            if !taken.contains(name.as_slice()) && !lang.is_reserved(&name) {
-                break name;
-            }
-            next += 1;
-        };
+        let name = fresh_name(&mut next, &word, |n| {
+            !taken.contains(n) && !lang.is_reserved(n)
+        });
         if name.len() >= word.len() {
             continue;
         }
