@@ -76,7 +76,20 @@ fn srun_launcher_on_a_real_single_node_slurm() {
     );
     std::fs::create_dir(d.join("work")).unwrap();
     let run = |extra: &[&str], out: &str| {
-        let mut args = vec!["--test", "./job-oracle.sh", "-j", "2", "-q", "-o", out];
+        // A fixed timeout: the adaptive one (1 s at least once the pace is known) can cut a
+        // run that waits for a loaded machine's scheduler. 10 s still cuts the candidates
+        // that loop (the oracle's own limit is 30 s).
+        let mut args = vec![
+            "--test",
+            "./job-oracle.sh",
+            "-j",
+            "2",
+            "-q",
+            "--timeout",
+            "10",
+            "-o",
+            out,
+        ];
         args.extend_from_slice(extra);
         args.push("helloworld.c");
         let mut cmd = d.cmd();
@@ -100,11 +113,18 @@ fn srun_launcher_on_a_real_single_node_slurm() {
     );
     assert_eq!(slurm, local, "the cluster changed the result");
     assert!(slurm.contains("printf") && slurm.len() < 60, "{slurm}");
-    let runs = d.stats("slurm.json")["oracle_runs"].as_u64().unwrap();
+    let stats = d.stats("slurm.json");
+    let timeouts = stats["timeouts"].as_u64().unwrap();
+    assert_eq!(
+        timeouts,
+        d.stats("local.json")["timeouts"].as_u64().unwrap(),
+        "the cluster timed out other runs"
+    );
+    let runs = stats["oracle_runs"].as_u64().unwrap();
     let jobs = d.read_string("jobs.log");
     let ids: Vec<&str> = jobs.lines().collect();
     assert!(
-        ids.len() as u64 >= runs && runs > 5,
+        ids.len() as u64 + timeouts >= runs && runs > 5,
         "{runs} runs, jobs {jobs}"
     );
     assert!(
