@@ -72,7 +72,8 @@ pub struct Args {
     pub jobs: u32,
 
     /// Run every oracle run as `LAUNCHER ORACLE CANDIDATE`, e.g. "srun -N1 -n1 --quiet" or
-    /// "ssh host" (split like a shell would; give --workdir on a shared filesystem)
+    /// "ssh host" (split like a shell would; give --workdir on a shared filesystem, and a
+    /// --timeout that covers the wait for the launcher's queue)
     #[arg(long, value_name = "CMD ARGS", value_parser = parse_launcher, help_heading = "ORACLE")]
     pub launcher: Option<Launcher>,
 
