@@ -218,3 +218,45 @@ fn cpp_a_type_is_replaced_after_what_depends_on_it() {
     let out = squeeze(d.read_string("r.cpp"));
     assert!(out.contains("int") && out.contains("}();"), "{out}");
 }
+
+#[test]
+fn cpp_the_unused_part_of_a_namespace_goes_in_one_run() {
+    // `lib` holds forty functions that nothing calls and one that `main` calls: the visit of
+    // `lib` keeps the one used from outside and removes the forty in its first test, so no
+    // candidate keeps some of them but not all.
+    let mut text = String::from("#include <cstdio>\nnamespace lib {\n");
+    for i in 0..40 {
+        text.push_str(&format!(
+            "int f{i}(int x) {{ return x * {i} + {}; }}\n",
+            i + 1
+        ));
+        if i == 20 {
+            text.push_str("int used() { return 42; }\n");
+        }
+    }
+    text.push_str("}\nint main() { std::printf(\"%d\\n\", lib::used()); return 0; }\n");
+    let d = Dir::new();
+    d.write("lib.cpp", &text);
+    let oracle = format!(
+        "grep -c '^int f' \"$1\" >> {}\n{PRINTS_42}",
+        d.join("kept.log").display()
+    );
+    d.script("oracle.sh", &oracle);
+    let args = [
+        "--test",
+        "oracle.sh",
+        "--no-passes",
+        "-j",
+        "1",
+        "-q",
+        "lib.cpp",
+    ];
+    d.run(&args).expect_code(0);
+    let out = d.read_string("lib.reduced.cpp");
+    assert!(!out.contains("f0") && out.contains("used"), "{out}");
+    let kept: Vec<u32> = (d.read_string("kept.log").lines())
+        .map(|l| l.parse().unwrap())
+        .collect();
+    assert!(kept.iter().all(|&k| k == 0 || k == 40), "{kept:?}");
+    assert!(kept.contains(&0), "{kept:?}");
+}

@@ -349,6 +349,8 @@ pub enum Order {
     Dfs,
     /// The largest subtree first
     Size,
+    /// The largest subtree first, declarations used later after the rest
+    Uses,
 }
 
 impl Order {
@@ -357,6 +359,7 @@ impl Order {
             Order::Bfs => treedd_reduce::TraversalOrder::BreadthFirst,
             Order::Dfs => treedd_reduce::TraversalOrder::DepthFirst,
             Order::Size => treedd_reduce::TraversalOrder::SizeFirst,
+            Order::Uses => treedd_reduce::TraversalOrder::UsesFirst,
         }
     }
 }

@@ -10,6 +10,10 @@ use std::str::FromStr;
 
 use treedd_tree::RTree;
 
+pub use order::TraversalOrder;
+
+mod order;
+
 use crate::passes::{self, Passes};
 use crate::session::{Session, Step, Tree};
 use crate::{fixpoint, hdd, reduce_text, DdminOptions, Judge, Pass, PassRecord, TextUnit};
@@ -72,36 +76,6 @@ impl Hoisting {
     /// TMIN runs on the kept nodes right after each DDMIN of the pruning phase.
     pub fn has_interlace(self) -> bool {
         matches!(self, Hoisting::Interlace | Hoisting::Both)
-    }
-}
-
-/// Order in which HDDr visits nodes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum TraversalOrder {
-    /// Pop from the front of the queue (the papers' HDDr).
-    BreadthFirst,
-    /// Pop from the back, children pushed in reverse (first child visited first).
-    DepthFirst,
-    /// The node of the largest subtree (in tokens) first, as Perses' priority queue does
-    /// ("Perses: Syntax-Guided Program Reduction", ICSE 2018); equal sizes breadth-first.
-    SizeFirst,
-}
-
-impl TraversalOrder {
-    /// The orders, with the names `--order` takes.
-    pub const NAMES: [(&'static str, TraversalOrder); 3] = [
-        ("bfs", TraversalOrder::BreadthFirst),
-        ("dfs", TraversalOrder::DepthFirst),
-        ("size", TraversalOrder::SizeFirst),
-    ];
-
-    /// The name `--order` and `--stats` use.
-    pub fn name(self) -> &'static str {
-        match self {
-            TraversalOrder::BreadthFirst => "bfs",
-            TraversalOrder::DepthFirst => "dfs",
-            TraversalOrder::SizeFirst => "size",
-        }
     }
 }
 
@@ -184,9 +158,11 @@ impl TreeConfig {
     /// - `fastest` = Coarse HDD^r*: the fewest oracle runs (0.51 x HDD*) for outputs about a
     ///   quarter larger than HDD*'s, as the dissertation also recommends.
     ///
-    /// The recursive presets visit the largest subtree first ([`TraversalOrder::SizeFirst`],
-    /// Perses' order): on large inputs most of the file goes in the first hundreds of oracle
-    /// runs instead of after a walk over every small declaration in syntactic order.
+    /// The recursive presets visit the largest subtree first (Perses' order), declarations
+    /// used later after the rest ([`TraversalOrder::UsesFirst`]): on large inputs most of
+    /// the file goes in the first hundreds of oracle runs instead of after a walk over every
+    /// small declaration in syntactic order, and a class or a library whose users have
+    /// shrunk first goes with few runs.
     ///
     /// The transformation passes are chosen on the real gcc crashes of the c-ice suite first
     /// (docs/bench/runs/2026-11-23-presets.md): `balanced` and `smallest` run all of them,
@@ -236,7 +212,7 @@ impl TreeConfig {
             closure: true,
             token_replacements: false,
             edit_memory: true,
-            order: TraversalOrder::SizeFirst,
+            order: TraversalOrder::UsesFirst,
             ..TreeConfig::new(base, hoist)
         })
     }
@@ -260,6 +236,7 @@ impl TreeConfig {
                 TraversalOrder::BreadthFirst => {}
                 TraversalOrder::DepthFirst => name.push_str(" depth-first"),
                 TraversalOrder::SizeFirst => name.push_str(" size-first"),
+                TraversalOrder::UsesFirst => name.push_str(" uses-first"),
             }
         }
         name
@@ -285,6 +262,7 @@ impl TreeConfig {
             ("depthfirst", TraversalOrder::DepthFirst),
             ("breadthfirst", TraversalOrder::BreadthFirst),
             ("sizefirst", TraversalOrder::SizeFirst),
+            ("usesfirst", TraversalOrder::UsesFirst),
         ] {
             if let Some(rest) = s.strip_suffix(suffix) {
                 order = o;

@@ -27,6 +27,13 @@
 //! system headers repeat parameter names (`__s`, `__n`) in hundreds of prototypes, counting
 //! those made every prototype keep the first one, and the default needed 1.5x the runs.
 //!
+//! A sibling that declares a name used outside every sibling (a library function that the
+//! program's own code calls, seen from the visit of the library's namespace) cannot go while
+//! that use stays. What is neither used from outside nor referred to by what is is the
+//! unused part of the list, and the visit's first test removes all of it at once
+//! (`hdd::prune_all`), as C-Vise's `remove-unused-function` does with clang's semantic
+//! analysis: the names' occurrences stand in for it here.
+//!
 //! The relation is a guess from spellings even so: two unrelated locals of the same name make
 //! a sibling refer to one it does not need, which then stays with it. So rounds with the
 //! closure are followed by a round without it before the joint fixed point is reached
@@ -40,6 +47,9 @@ use crate::session::{candidate_test, Calls, Session, Tree};
 pub(crate) struct Closure<N> {
     /// `refers[i]`: the siblings that sibling `i` refers to.
     refers: Vec<Vec<usize>>,
+    /// The siblings that declare a name used outside every sibling (see
+    /// [`Closure::used_from_outside`]).
+    outside: Vec<usize>,
     /// The declarations that must be used, where the language has them.
     unused: Option<Unused<N>>,
 }
@@ -91,12 +101,18 @@ impl<N: Copy + Eq> Closure<N> {
     /// scope of the declaring sibling), unless it declares that name itself; a name declared
     /// by two siblings refers to neither (Java's overloads, Rust's associated types of two
     /// impls).
-    pub(crate) fn of<T: Tree<Node = N>>(tree: &T, nodes: &[N], calls: Calls) -> Option<Self> {
-        let counts = |m| match calls {
-            Calls::Refer => true,
-            Calls::Ignored => !tree.is_callee(m),
-            Calls::StatementsIgnored => !tree.is_statement_callee(m),
-        };
+    ///
+    /// With `totals` (per name, its occurrences in the whole current tree that count with
+    /// `calls`, see `Session::name_counts`), the siblings that declare a name occurring
+    /// outside every sibling are known: removing one leaves that use without its
+    /// declaration.
+    pub(crate) fn of<T: Tree<Node = N>>(
+        tree: &T,
+        nodes: &[N],
+        calls: Calls,
+        totals: Option<&[u32]>,
+    ) -> Option<Self> {
+        let counts = |m| calls.counts(tree, m);
         // The names each sibling holds and declares, and the sibling declaring each name
         // (`AMBIGUOUS` for two).
         const AMBIGUOUS: usize = usize::MAX;
@@ -135,7 +151,7 @@ impl<N: Copy + Eq> Closure<N> {
         }
         let mut any = false;
         let refers: Vec<Vec<usize>> = holds
-            .into_iter()
+            .iter()
             .enumerate()
             .map(|(i, names)| {
                 let mut to: Vec<usize> = names
@@ -150,9 +166,34 @@ impl<N: Copy + Eq> Closure<N> {
                 to
             })
             .collect();
+        let mut outside = Vec::new();
+        if let Some(totals) = totals {
+            let mut inside: HashMap<u32, u32> = Default::default();
+            for name in holds.iter().flatten() {
+                *inside.entry(*name).or_default() += 1;
+            }
+            let mut used = vec![false; nodes.len()];
+            for (&name, &i) in &declared_in {
+                let total = totals.get(name as usize).copied().unwrap_or(0);
+                if i != AMBIGUOUS && total > inside.get(&name).copied().unwrap_or(0) {
+                    used[i] = true;
+                }
+            }
+            outside = (0..nodes.len()).filter(|&i| used[i]).collect();
+        }
         // A must-use declaration may lie anywhere (an import, for a function's siblings).
         let unused = Unused::of(tree, nodes);
-        (any || unused.is_some()).then_some(Closure { refers, unused })
+        (any || unused.is_some() || !outside.is_empty()).then_some(Closure {
+            refers,
+            outside,
+            unused,
+        })
+    }
+
+    /// The siblings that declare a name used outside every sibling, with what they refer
+    /// to (closed, sorted); `None` when there are none.
+    pub(crate) fn used_from_outside(&self) -> Option<Vec<usize>> {
+        (!self.outside.is_empty()).then(|| self.close(&self.outside))
     }
 
     /// Per sibling: whether another refers to it.
@@ -409,8 +450,8 @@ pub(crate) fn probe_calls<T: Tree>(s: &mut Session<T>) -> Option<bool> {
         .copied()
         .filter(|&n| !tree.is_pruned(n) && !tree.is_hidden(n))
         .collect();
-    let all = Closure::of(tree, &nodes, Calls::Refer)?;
-    let referred = |calls| Closure::of(tree, &nodes, calls).map(|c| c.referred());
+    let all = Closure::of(tree, &nodes, Calls::Refer, None)?;
+    let referred = |calls| Closure::of(tree, &nodes, calls, None).map(|c| c.referred());
     let (without_calls, without_statements) =
         (referred(Calls::Ignored), referred(Calls::StatementsIgnored));
     let by = |r: &Option<Vec<bool>>, i: usize| r.as_ref().is_some_and(|r| r[i]);
@@ -468,7 +509,7 @@ mod tests {
         // Toy names: every token; `x` is first in d1, `y` in d2, `z` in u1.
         let tree = Toy::parse("(r (d1 x) (d2 y x) (u1 y z) (u2 z) (u3 w))");
         let nodes = tree.children(tree.root()).to_vec();
-        let c = Closure::of(&tree, &nodes, Calls::Refer).unwrap();
+        let c = Closure::of(&tree, &nodes, Calls::Refer, None).unwrap();
         assert_eq!(c.close(&[3]), vec![0, 1, 2, 3]);
         assert_eq!(c.close(&[1]), vec![0, 1]);
         assert_eq!(c.close(&[4]), vec![4]);
@@ -476,13 +517,30 @@ mod tests {
         // A name first seen inside a local scope declares nothing for the other siblings.
         let tree = Toy::parse("(r (d1 (block x)) (d2 x y) (u1 y))");
         let nodes = tree.children(tree.root()).to_vec();
-        let c = Closure::of(&tree, &nodes, Calls::Refer).unwrap();
+        let c = Closure::of(&tree, &nodes, Calls::Refer, None).unwrap();
         assert_eq!(c.close(&[2]), vec![1, 2]);
         assert_eq!(c.close(&[1]), vec![1]);
         // Nothing refers to anything: no closure.
         let tree = Toy::parse("(r (a x) (b y))");
         let nodes = tree.children(tree.root()).to_vec();
-        assert!(Closure::of(&tree, &nodes, Calls::Refer).is_none());
+        assert!(Closure::of(&tree, &nodes, Calls::Refer, None).is_none());
+    }
+
+    #[test]
+    fn the_siblings_used_from_outside_are_known() {
+        // The visit of `ns`'s children: `x` is first in d1 and used by `main`, outside them;
+        // `y` (d2) only by d3, a sibling; `z` (d4) nowhere else; d5 refers to d1.
+        let tree = Toy::parse("(r (ns (d1 x) (d2 y) (d3 y) (d4 z) (d5 w x)) (main x))");
+        let ns = tree.children(tree.root())[0];
+        let nodes = tree.children(ns).to_vec();
+        let totals = [3, 2, 1, 1];
+        let c = Closure::of(&tree, &nodes, Calls::Refer, Some(&totals)).unwrap();
+        assert_eq!(c.used_from_outside(), Some(vec![0]));
+        // Configurations are closed as without the counts: d1 may go with its users.
+        assert_eq!(c.close(&[]), Vec::<usize>::new());
+        assert_eq!(c.close(&[4]), vec![0, 4]);
+        let c = Closure::of(&tree, &nodes, Calls::Refer, None).unwrap();
+        assert_eq!(c.used_from_outside(), None);
     }
 
     #[test]
@@ -491,7 +549,7 @@ mod tests {
         // is not possible in the toy, so the use in `u` refers to d1 alone).
         let tree = Toy::parse("(r (d1 x) (d2 (block x) y) (u x y))");
         let nodes = tree.children(tree.root()).to_vec();
-        let c = Closure::of(&tree, &nodes, Calls::Refer).unwrap();
+        let c = Closure::of(&tree, &nodes, Calls::Refer, None).unwrap();
         assert_eq!(c.close(&[2]), vec![0, 1, 2]);
     }
 
@@ -500,7 +558,7 @@ mod tests {
         // `u` and `v` are declared in `imp` (units: their `must` nodes), used in f1, f2, f3.
         let tree = Toy::parse("(r (imp (must u) (must v)) (f1 u x) (f2 u) (f3 v))");
         let nodes = tree.children(tree.root()).to_vec();
-        let c = Closure::of(&tree, &nodes, Calls::Refer).unwrap();
+        let c = Closure::of(&tree, &nodes, Calls::Refer, None).unwrap();
         assert_eq!(c.closed(&[0, 2, 3]), (vec![0, 2, 3], vec![]));
         let u = tree.find("u");
         assert_eq!(c.closed(&[0, 3]), (vec![0, 3], vec![u]));
@@ -510,7 +568,7 @@ mod tests {
         // A sibling that is such a declaration goes too, and then what only it used.
         let tree = Toy::parse("(r (imp (must u)) (must x u) (s x) (t y))");
         let nodes = tree.children(tree.root()).to_vec();
-        let c = Closure::of(&tree, &nodes, Calls::Refer).unwrap();
+        let c = Closure::of(&tree, &nodes, Calls::Refer, None).unwrap();
         let must_u = tree.children(nodes[0])[0];
         assert_eq!(c.closed(&[0, 1, 3]), (vec![0, 3], vec![must_u]));
         assert_eq!(c.closed(&[2]), (vec![0, 1, 2], vec![]));
@@ -540,13 +598,13 @@ mod tests {
         let tree = Toy::parse("(r (d1 f) (d2 x) (u (call f) x))");
         let nodes = tree.children(tree.root()).to_vec();
         assert_eq!(
-            Closure::of(&tree, &nodes, Calls::Refer)
+            Closure::of(&tree, &nodes, Calls::Refer, None)
                 .unwrap()
                 .close(&[2]),
             vec![0, 1, 2]
         );
         assert_eq!(
-            Closure::of(&tree, &nodes, Calls::Ignored)
+            Closure::of(&tree, &nodes, Calls::Ignored, None)
                 .unwrap()
                 .close(&[2]),
             vec![1, 2]

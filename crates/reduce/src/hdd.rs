@@ -41,7 +41,7 @@ pub(crate) fn recursive<T: Tree>(s: &mut Session<T>, step: Step, order: Traversa
 }
 
 fn work_list<T: Tree>(s: &mut Session<T>, step: Step, order: TraversalOrder) {
-    let mut work = WorkList::new(order);
+    let mut work = WorkList::new(order, &*s.tree, s.closure);
     work.push(&*s.tree, s.tree.root());
     let mut visited = 0usize;
     loop {
@@ -74,14 +74,33 @@ fn work_list<T: Tree>(s: &mut Session<T>, step: Step, order: TraversalOrder) {
 enum WorkList<N> {
     /// Breadth-first (pop at the front) or depth-first (pop at the back).
     Queue(VecDeque<N>, TraversalOrder),
-    /// Size-first: by weight, largest first, then by arrival.
-    Sized(BTreeMap<(Reverse<u64>, u64), N>, u64),
+    /// Size-first: by weight, largest first, then by arrival; uses-first puts the nodes of
+    /// `Sized::later` after all others.
+    Sized(Sized<N>),
+}
+
+struct Sized<N> {
+    map: BTreeMap<(bool, Reverse<u64>, u64), N>,
+    arrivals: u64,
+    /// By node index: the node holds the first occurrence of a spelling that occurs after
+    /// it (see [`used_later`]); empty for plain size-first.
+    later: Vec<bool>,
 }
 
 impl<N: Copy> WorkList<N> {
-    fn new(order: TraversalOrder) -> WorkList<N> {
+    /// With `closure`, the names the reference closure knows do not defer a node (see
+    /// [`used_later`]).
+    fn new<T: Tree<Node = N>>(order: TraversalOrder, tree: &T, closure: bool) -> WorkList<N> {
+        let sized = |later| {
+            WorkList::Sized(Sized {
+                map: BTreeMap::new(),
+                arrivals: 0,
+                later,
+            })
+        };
         match order {
-            TraversalOrder::SizeFirst => WorkList::Sized(BTreeMap::new(), 0),
+            TraversalOrder::SizeFirst => sized(Vec::new()),
+            TraversalOrder::UsesFirst => sized(used_later(tree, closure)),
             _ => WorkList::Queue(VecDeque::new(), order),
         }
     }
@@ -89,9 +108,11 @@ impl<N: Copy> WorkList<N> {
     fn push<T: Tree<Node = N>>(&mut self, tree: &T, n: N) {
         match self {
             WorkList::Queue(q, _) => q.push_back(n),
-            WorkList::Sized(map, arrivals) => {
-                map.insert((Reverse(tree.weight(n)), *arrivals), n);
-                *arrivals += 1;
+            WorkList::Sized(w) => {
+                let later = w.later.get(T::index(n)).copied().unwrap_or(false);
+                w.map
+                    .insert((later, Reverse(tree.weight(n)), w.arrivals), n);
+                w.arrivals += 1;
             }
         }
     }
@@ -112,7 +133,7 @@ impl<N: Copy> WorkList<N> {
         match self {
             WorkList::Queue(q, TraversalOrder::DepthFirst) => q.pop_back(),
             WorkList::Queue(q, _) => q.pop_front(),
-            WorkList::Sized(map, _) => map.pop_first().map(|(_, n)| n),
+            WorkList::Sized(w) => w.map.pop_first().map(|(_, n)| n),
         }
     }
 
@@ -123,7 +144,7 @@ impl<N: Copy> WorkList<N> {
                 q.iter().rev().copied().take(k).collect()
             }
             WorkList::Queue(q, _) => q.iter().copied().take(k).collect(),
-            WorkList::Sized(map, _) => map.values().copied().take(k).collect(),
+            WorkList::Sized(w) => w.map.values().copied().take(k).collect(),
         }
     }
 
@@ -131,6 +152,100 @@ impl<N: Copy> WorkList<N> {
     fn whole_breadth_first(&self, k: usize) -> bool {
         matches!(self, WorkList::Queue(q, TraversalOrder::BreadthFirst) if q.len() <= k)
     }
+}
+
+/// By node index, for the nodes of the current tree: whether the node holds the first
+/// occurrence of an identifier spelling that also occurs after the node's last identifier
+/// (a declaration with a later use, as far as spellings tell; what comes first in the text
+/// stands for the declaration in most languages, and a name used only before the node does
+/// not count). One walk over the tree: identifier tokens numbered in text order, and per
+/// node the last position that a first occurrence inside it is used at.
+///
+/// With `closure`, the tokens that have a name for the reference closure ([`Tree::name`], a
+/// language that declares before use) take no part: there a candidate that removes a
+/// declaration removes its uses among the siblings with it, and a declaration used from
+/// outside the siblings stays (`closure`), so the declaration need not wait for its users.
+fn used_later<T: Tree>(tree: &T, closure: bool) -> Vec<bool> {
+    // Per spelling: the positions of its first and last occurrences (identifier tokens
+    // numbered in text order).
+    let mut first: Vec<u32> = Vec::new();
+    let mut last: Vec<u32> = Vec::new();
+    // Per node: (first position, last position, latest use of a first occurrence inside).
+    let mut spans: Vec<(u32, u32, u32)> = Vec::new();
+    let mut position: u32 = 0;
+    // The live nodes in pre-order (the name tokens among the tokens).
+    let mut stack = vec![tree.root()];
+    let mut order: Vec<T::Node> = Vec::new();
+    let none = (u32::MAX, 0, 0);
+    while let Some(n) = stack.pop() {
+        let i = T::index(n);
+        if spans.len() <= i {
+            spans.resize(i + 1, none);
+        }
+        if tree.is_token(n) {
+            let spelling = match closure && tree.name(n).is_some() {
+                true => None,
+                false => tree.spelling(n),
+            };
+            if let Some(sp) = spelling {
+                let sp = sp as usize;
+                if first.len() <= sp {
+                    first.resize(sp + 1, u32::MAX);
+                    last.resize(sp + 1, 0);
+                }
+                if first[sp] == u32::MAX {
+                    first[sp] = position;
+                }
+                last[sp] = position;
+                spans[i] = (position, position, sp as u32);
+                order.push(n);
+                position += 1;
+            }
+            continue;
+        }
+        order.push(n);
+        for &c in tree.children(n).iter().rev() {
+            if !tree.is_pruned(c) {
+                stack.push(c);
+            }
+        }
+    }
+    if position == 0 {
+        return Vec::new();
+    }
+    // A token's third field holds its spelling until here: replace it by the last
+    // position of that spelling if the token is its first occurrence, else 0.
+    for &n in &order {
+        if tree.is_token(n) {
+            let span = &mut spans[T::index(n)];
+            if span.0 != u32::MAX {
+                let sp = span.2 as usize;
+                span.2 = if first[sp] == span.0 { last[sp] } else { 0 };
+            }
+        }
+    }
+    // Children before parents: `order` is a pre-order, so walk it backwards.
+    for &n in order.iter().rev() {
+        if tree.is_token(n) {
+            continue;
+        }
+        let mut acc = none;
+        for &c in tree.children(n) {
+            if tree.is_pruned(c) {
+                continue;
+            }
+            let (a, b, u) = spans[T::index(c)];
+            if a == u32::MAX {
+                continue;
+            }
+            acc = (acc.0.min(a), acc.1.max(b), acc.2.max(u));
+        }
+        spans[T::index(n)] = acc;
+    }
+    spans
+        .iter()
+        .map(|&(a, b, u)| a != u32::MAX && u > b)
+        .collect()
 }
 
 /// How many nodes of the work list ahead of the current one the lookahead covers.
@@ -398,7 +513,16 @@ fn weights_of<T: Tree>(s: &Session<T>, nodes: &[T::Node]) -> Option<Vec<u64>> {
 /// The references among `nodes` with the session's reference closure, if it has one.
 fn closure_of<T: Tree>(s: &Session<T>, nodes: &[T::Node]) -> Option<Closure<T::Node>> {
     s.closure
-        .then(|| Closure::of(&*s.tree, nodes, s.closure_calls))
+        .then(|| {
+            // Uses outside the siblings count where a name has one declaration.
+            let totals = s.tree.declares_before_use().then(|| s.name_counts());
+            Closure::of(
+                &*s.tree,
+                nodes,
+                s.closure_calls,
+                totals.as_deref().map(|t| &t[..]),
+            )
+        })
         .flatten()
 }
 
@@ -590,13 +714,21 @@ fn prune_all<T: Tree>(s: &mut Session<T>, nodes: &[T::Node], step: Step) -> Vec<
         then: Some(&after),
     };
     let weights = weights_of(s, nodes);
-    let kept = ddmin_indices_ahead(
-        nodes.len(),
-        weights.as_deref(),
-        &test,
-        &s.ddmin,
-        Some(&ahead),
-    );
+    // The siblings used from outside and what they refer to may be all the failure needs
+    // of them (the unused part of a library): one test removes the rest.
+    let used = (closure.as_ref())
+        .and_then(|c| c.used_from_outside())
+        .filter(|kept| kept.len() < nodes.len());
+    let kept = match used.filter(|kept| test(kept)) {
+        Some(kept) => kept,
+        None => ddmin_indices_ahead(
+            nodes.len(),
+            weights.as_deref(),
+            &test,
+            &s.ddmin,
+            Some(&ahead),
+        ),
+    };
     let mut kept = closed(&kept);
     let extra = also(&kept);
     if kept.len() < nodes.len() {

@@ -84,10 +84,22 @@ pub(crate) trait Tree: Sync {
     /// An identifier token's name (the same for the same spelling), for the reference
     /// closure (`closure`); `None` for other nodes.
     fn name(&self, n: Self::Node) -> Option<u32>;
+    /// An identifier token's spelling (the same number for the same spelling) in any
+    /// language that lists its identifiers, for the uses-first work order; `None` for other
+    /// nodes.
+    fn spelling(&self, _n: Self::Node) -> Option<u32> {
+        None
+    }
     /// Where its name is declared: an identifier token whose spelling occurs in no token
     /// before it in the text the tree was built from (a language that declares before use),
     /// or one a declaration of `[[declarations]]` declares.
     fn is_declaration(&self, n: Self::Node) -> bool;
+    /// The language declares each name once, before its uses: every occurrence of a name
+    /// refers to its one declaration (not so where `[[declarations]]` name many sites of
+    /// one spelling, each local to its scope).
+    fn declares_before_use(&self) -> bool {
+        false
+    }
     /// A declaration the compiler rejects when nothing uses it (Go's imports and locals).
     fn must_be_used(&self, _n: Self::Node) -> bool {
         false
@@ -188,6 +200,9 @@ impl Tree for RTree {
     fn name(&self, n: NodeId) -> Option<u32> {
         RTree::name(self, n)
     }
+    fn spelling(&self, n: NodeId) -> Option<u32> {
+        RTree::spelling(self, n)
+    }
     fn is_declaration(&self, n: NodeId) -> bool {
         RTree::is_declaration(self, n)
     }
@@ -196,6 +211,9 @@ impl Tree for RTree {
     }
     fn has_must_use(&self) -> bool {
         RTree::has_must_use(self)
+    }
+    fn declares_before_use(&self) -> bool {
+        RTree::declares_before_use(self)
     }
     fn removal_unit(&self, n: NodeId) -> Option<NodeId> {
         RTree::removal_unit(self, n)
@@ -220,6 +238,17 @@ pub(crate) enum Calls {
     Ignored,
     /// All but those of calls that are statements alone ([`Tree::is_statement_callee`]).
     StatementsIgnored,
+}
+
+impl Calls {
+    /// Whether the name token `m` counts as a reference.
+    pub(crate) fn counts<T: Tree>(self, tree: &T, m: T::Node) -> bool {
+        match self {
+            Calls::Refer => true,
+            Calls::Ignored => !tree.is_callee(m),
+            Calls::StatementsIgnored => !tree.is_statement_callee(m),
+        }
+    }
 }
 
 /// The state shared by every algorithm of one reduction: the tree, the judge, the ddmin
@@ -253,7 +282,16 @@ pub(crate) struct Session<'a, T: Tree> {
     /// With `closure`: which calls refer to the declaration of the function they call (see
     /// `closure::probe_calls`).
     pub closure_calls: Calls,
+    /// Commits so far ([`Session::refresh`]): the key of `name_counts`.
+    generation: u64,
+    /// The occurrences of each name in the current tree, for the closure's siblings
+    /// referred to from outside a visit (see [`Session::name_counts`]), with the generation
+    /// and the calls they were counted for.
+    name_counts: std::sync::Mutex<Option<NameCounts>>,
 }
+
+/// The occurrences of each name, counted at a generation for some calls.
+type NameCounts = (u64, Calls, std::sync::Arc<Vec<u32>>);
 
 impl<'a, T: Tree> Session<'a, T> {
     pub fn new(tree: &'a mut T, judge: &'a Judge, ddmin: &DdminOptions) -> Session<'a, T> {
@@ -274,7 +312,43 @@ impl<'a, T: Tree> Session<'a, T> {
             after_phase: None,
             closure: false,
             closure_calls: Calls::Refer,
+            generation: 0,
+            name_counts: Default::default(),
         }
+    }
+
+    /// Per name (see [`Tree::name`]): its occurrences in the current tree that count with
+    /// `closure_calls`; counted once per commit.
+    pub fn name_counts(&self) -> std::sync::Arc<Vec<u32>> {
+        let mut cache = self.name_counts.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((g, calls, counts)) = &*cache {
+            if *g == self.generation && *calls == self.closure_calls {
+                return std::sync::Arc::clone(counts);
+            }
+        }
+        let tree: &T = &*self.tree;
+        let mut counts: Vec<u32> = Vec::new();
+        let mut stack = vec![tree.root()];
+        while let Some(m) = stack.pop() {
+            if tree.is_pruned(m) {
+                continue;
+            }
+            if let Some(name) = tree.name(m).filter(|_| self.closure_calls.counts(tree, m)) {
+                let i = name as usize;
+                if counts.len() <= i {
+                    counts.resize(i + 1, 0);
+                }
+                counts[i] += 1;
+            }
+            stack.extend(tree.children(m));
+        }
+        let counts = std::sync::Arc::new(counts);
+        *cache = Some((
+            self.generation,
+            self.closure_calls,
+            std::sync::Arc::clone(&counts),
+        ));
+        counts
     }
 
     /// Tell the judge (and so the progress display) where the reduction is.
@@ -285,6 +359,7 @@ impl<'a, T: Tree> Session<'a, T> {
     /// Re-serialize after a commit.
     pub fn refresh(&mut self) {
         self.current = self.tree.unparse();
+        self.generation += 1;
     }
 
     pub fn cancelled(&self) -> bool {
@@ -585,6 +660,13 @@ pub(crate) mod toy {
         }
         fn name(&self, n: usize) -> Option<u32> {
             self.nodes[n].name.map(|(name, _)| name)
+        }
+        fn spelling(&self, n: usize) -> Option<u32> {
+            self.nodes[n].name.map(|(name, _)| name)
+        }
+        /// A name's declaration is its first occurrence.
+        fn declares_before_use(&self) -> bool {
+            true
         }
         fn is_declaration(&self, n: usize) -> bool {
             self.nodes[n].name.is_some_and(|(_, first)| first)

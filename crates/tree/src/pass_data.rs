@@ -15,6 +15,8 @@ struct PassSpec {
     #[serde(default)]
     declare_before_use: bool,
     #[serde(default)]
+    defined_before_use: bool,
+    #[serde(default)]
     indentation: bool,
     #[serde(default)]
     declarations: Vec<DeclarationSpec>,
@@ -389,6 +391,10 @@ pub(crate) struct PassData {
     /// A name is declared before its uses (C): its first occurrence in a text is where it is
     /// declared (the reference closure of the tree algorithms).
     pub declare_before_use: bool,
+    /// Files of the language usually define a name before they use it, though the language
+    /// does not demand it (a Python module's functions above the code that calls them): the
+    /// uses-first work order reads a first occurrence as a definition.
+    pub defined_before_use: bool,
     /// Blocks are marked by indentation (Python): a node hoisted or rewritten into another's
     /// place is re-indented to that place's column.
     pub indentation: bool,
@@ -465,6 +471,7 @@ impl PassData {
         let step = |f: &str| field(f).or_else(|e| named_kind(f).map_err(|_| e));
         let mut data = PassData {
             declare_before_use: spec.declare_before_use,
+            defined_before_use: spec.defined_before_use,
             indentation: spec.indentation,
             implicit_calls: spec.implicit_calls,
             ..PassData::default()

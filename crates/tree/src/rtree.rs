@@ -127,6 +127,8 @@ pub struct RTree {
     /// Per node: the identifier name of an identifier token (see [`RTree::name`]), else NONE;
     /// empty for a language without `declare_before_use` or `[[declarations]]`.
     names: Vec<u32>,
+    /// Per node: the spelling of an identifier token (see [`RTree::spelling`]), else NONE.
+    spellings: Vec<u32>,
     raw_nodes: usize,
     raw_height: usize,
     /// Per node: the source range `src[pre..end]` its subtree unparses to while no edit,
@@ -216,6 +218,7 @@ impl RTree {
             errors,
             missing,
             names: Vec::new(),
+            spellings: Vec::new(),
             raw_nodes: raw.len(),
             raw_height: raw.height,
             spans: Vec::new(),
@@ -226,6 +229,7 @@ impl RTree {
         parse::release_freed_memory(src.len());
         tree.spans = tree.source_spans();
         tree.name_identifiers(&callees, &sites);
+        tree.number_spellings();
         Ok((tree, parse))
     }
 
@@ -433,6 +437,17 @@ impl RTree {
             .copied()
             .filter(|&name| name != NONE)
     }
+    /// An identifier token's spelling, numbered (the same number for the same spelling), in
+    /// every language whose passes.toml says `defined_before_use`, fixed words excepted;
+    /// `None` for other nodes. Unlike [`RTree::name`] it says nothing of where names are
+    /// declared.
+    pub fn spelling(&self, n: NodeId) -> Option<u32> {
+        self.spellings
+            .get(n.index())
+            .copied()
+            .filter(|&s| s != NONE)
+    }
+
     /// Where its name is declared, as the text the tree was built from says: with
     /// `declare_before_use`, an identifier token whose spelling occurs in no token before
     /// it; with `[[declarations]]`, a token (or a path's node) a declaration declares.
@@ -443,6 +458,12 @@ impl RTree {
     /// uses it (`must_use` of `[[declarations]]`: Go's imports and local variables).
     pub fn must_be_used(&self, n: NodeId) -> bool {
         self.node(n).flags & MUST_USE != 0
+    }
+    /// The text's language declares each name before its uses (`declare_before_use`): a
+    /// name's one declaration is its first occurrence, and every other occurrence refers to
+    /// it.
+    pub fn declares_before_use(&self) -> bool {
+        self.langs[0].1.passes.declare_before_use
     }
     /// A language of the text has declarations that must be used (`must_use` of
     /// `[[declarations]]`).

@@ -96,7 +96,7 @@ fn presets() {
         .collect();
     assert_eq!(
         names,
-        ["HDDH*", "HDDH^r* size-first", "Coarse HDD^r* size-first"],
+        ["HDDH*", "HDDH^r* uses-first", "Coarse HDD^r* uses-first"],
         "the measured choices"
     );
     let d = TreeConfig::default();

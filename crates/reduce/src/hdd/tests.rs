@@ -97,6 +97,26 @@ fn with_the_reference_closure_no_candidate_drops_a_declaration_its_use_keeps() {
 }
 
 #[test]
+fn one_run_removes_the_siblings_nothing_outside_them_uses() {
+    // In `lib`, only `b` is used outside (by `main`), and `b` uses `a`: with the closure,
+    // the first test of `lib`'s visit keeps `a` and `b` and drops the six others at once.
+    let src =
+        "(r (lib (s .a) (s .b .a) (s .c) (s .d) (s .e .c) (s .f) (s .g) (s .h)) (main .m .b))";
+    let config = TreeConfig {
+        closure: true,
+        order: TraversalOrder::UsesFirst,
+        ..once(Base::Hddr, Hoisting::None)
+    };
+    let needs = |c: &str| has(c, "m") && (!has(c, "b") || has(c, "a")) && has(c, "b");
+    let (out, log) = run(src, &config, needs);
+    assert_eq!(out, "a b a m b");
+    // The root's DDMIN keeps `lib` alone (fails; keeping `main` alone closes to the whole
+    // tree), `main`'s visit has nothing to test, and `lib`'s first test is the last one
+    // (DDMIN would first keep `lib`'s first half).
+    assert_eq!(log, ["a b a c d e c f g h", "a b a m b"]);
+}
+
+#[test]
 fn tag_nodes_skips_hidden_and_pruned() {
     let mut t = Toy::parse("(p (a .x y) (b z))");
     let b = t.children(t.root())[1];
@@ -196,6 +216,76 @@ fn hddr_breadth_first_and_depth_first() {
         log_df,
         ["a b x", "c d", "a b c d", "c d", "a c d", "c d", "a c", "a"]
     );
+}
+
+#[test]
+fn uses_first_visits_a_declaration_after_the_code_that_uses_it() {
+    // `decl` is the larger and holds the first `f`, which `use` uses: size-first visits
+    // `decl` first, uses-first `use` first.
+    let src = "(prog (decl f (g a b x)) (use f c d))";
+    let size = TreeConfig {
+        order: TraversalOrder::SizeFirst,
+        ..once(Base::Hddr, Hoisting::None)
+    };
+    let uses = TreeConfig {
+        order: TraversalOrder::UsesFirst,
+        ..size.clone()
+    };
+    let interesting = |c: &str| has(c, "a c");
+    let (out_size, log_size) = run(src, &size, interesting);
+    let (out_uses, log_uses) = run(src, &uses, interesting);
+    assert_eq!((out_size.as_str(), out_uses.as_str()), ("a c", "a c"));
+    // After DDMIN over prog's children, size-first first tests `decl`'s children (without
+    // `(g a b x)`, without `f`), uses-first `use`'s (without `c d`, without `f`).
+    assert_eq!(
+        log_size,
+        [
+            "f a b x",
+            "f c d",
+            "f f c d",
+            "a b x f c d",
+            "f c d",
+            "a b x f",
+            "a b x c d",
+            "a b x c",
+            "a b x",
+            "a c",
+            "c"
+        ]
+    );
+    assert_eq!(
+        log_uses,
+        [
+            "f a b x",
+            "f c d",
+            "f a b x f",
+            "f a b x c d",
+            "f a b x c",
+            "f a b x",
+            "f c",
+            "a b x c",
+            "c",
+            "a c",
+            "c"
+        ]
+    );
+}
+
+#[test]
+fn used_later_marks_the_nodes_holding_a_first_occurrence_used_after_them() {
+    let tree = Toy::parse("(prog (a x y) (b y) (c z) (d x (e w) w))");
+    let later = super::used_later(&tree, false);
+    assert!(
+        super::used_later(&tree, true).iter().all(|&l| !l),
+        "the closure's names"
+    );
+    let marked: Vec<String> = (0..later.len())
+        .filter(|&i| later[i])
+        .map(|i| tree.text_of(i))
+        .collect();
+    // `a` holds the first `x` (used in `d`) and the first `y` (used in `b`); `x` alone too.
+    // `c`'s `z` and `d`'s `x` are used nowhere after; `e` holds the first `w`, used after it.
+    assert_eq!(marked, ["x y", "x", "y", "w", "w"]);
 }
 
 #[test]

@@ -82,4 +82,32 @@ impl RTree {
         }
         self.names = names;
     }
+
+    /// Number the spellings of the identifier tokens of every language whose files usually
+    /// define a name before they use it (`defined_before_use`; see [`RTree::spelling`]).
+    pub(super) fn number_spellings(&mut self) {
+        let mut ids: std::collections::HashMap<&[u8], u32> = std::collections::HashMap::new();
+        let mut spellings = vec![NONE; self.nodes.len()];
+        let mut any = false;
+        for n in self.preorder() {
+            let node = self.node(n);
+            if node.flags & TOKEN == 0 {
+                continue;
+            }
+            let passes = &self.data(n).passes;
+            if !passes.defined_before_use || !passes.identifiers.contains_key(self.inner_kind(n)) {
+                continue;
+            }
+            let text = &self.src[node.start as usize..node.end as usize];
+            if passes.fixed.contains(text) {
+                continue;
+            }
+            let next = ids.len() as u32;
+            spellings[n.index()] = *ids.entry(text).or_insert(next);
+            any = true;
+        }
+        if any {
+            self.spellings = spellings;
+        }
+    }
 }

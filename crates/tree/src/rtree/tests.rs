@@ -349,3 +349,25 @@ fn a_field_of_one_kind_with_a_fixed_first_token_fits_only_what_begins_with_it() 
     let ret = find(&tree, "return_statement", "return 2");
     assert!(tree.fits(block, ret));
 }
+
+#[test]
+fn spellings_are_numbered_where_files_define_names_before_their_uses() {
+    // Python says `defined_before_use`: the same number for the same spelling, none for a
+    // reserved word. Java does not: no spellings.
+    let tree = build(Lang::Python, "def f(x):\n    return x\n\nprint(f(1))\n");
+    let f = find(&tree, "identifier", "f");
+    let x = find(&tree, "identifier", "x");
+    assert!(tree.spelling(f).is_some() && tree.spelling(x).is_some());
+    assert_ne!(tree.spelling(f), tree.spelling(x));
+    let uses: Vec<NodeId> = (tree.preorder().into_iter())
+        .filter(|&n| tree.text(n) == b"f")
+        .collect();
+    assert_eq!(uses.len(), 2);
+    assert_eq!(tree.spelling(uses[0]), tree.spelling(uses[1]));
+    assert_eq!(tree.spelling(find(&tree, "identifier", "print")), None);
+    let java = build(Lang::Java, "class A { int f() { return f(); } }");
+    assert!(java
+        .preorder()
+        .into_iter()
+        .all(|n| java.spelling(n).is_none()));
+}
