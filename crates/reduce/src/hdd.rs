@@ -213,20 +213,14 @@ fn used_later<T: Tree>(tree: &T, closure: bool) -> Vec<bool> {
     if position == 0 {
         return Vec::new();
     }
-    // A token's third field holds its spelling until here: replace it by the last
-    // position of that spelling if the token is its first occurrence, else 0.
-    for &n in &order {
-        if tree.is_token(n) {
-            let span = &mut spans[T::index(n)];
-            if span.0 != u32::MAX {
-                let sp = span.2 as usize;
-                span.2 = if first[sp] == span.0 { last[sp] } else { 0 };
-            }
-        }
-    }
     // Children before parents: `order` is a pre-order, so walk it backwards.
     for &n in order.iter().rev() {
         if tree.is_token(n) {
+            // The third field held the token's spelling: now the last position of that
+            // spelling if the token is its first occurrence, else 0.
+            let span = &mut spans[T::index(n)];
+            let sp = span.2 as usize;
+            span.2 = if first[sp] == span.0 { last[sp] } else { 0 };
             continue;
         }
         let mut acc = none;

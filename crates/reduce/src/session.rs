@@ -84,9 +84,9 @@ pub(crate) trait Tree: Sync {
     /// An identifier token's name (the same for the same spelling), for the reference
     /// closure (`closure`); `None` for other nodes.
     fn name(&self, n: Self::Node) -> Option<u32>;
-    /// An identifier token's spelling (the same number for the same spelling) in any
-    /// language that lists its identifiers, for the uses-first work order; `None` for other
-    /// nodes.
+    /// An identifier token's spelling (the same number for the same spelling) in a
+    /// language whose files usually define a name before its uses (`defined_before_use`),
+    /// for the uses-first work order; `None` for other nodes.
     fn spelling(&self, _n: Self::Node) -> Option<u32> {
         None
     }

@@ -25,6 +25,14 @@ fn once(base: Base, hoist: Hoisting) -> TreeConfig {
     }
 }
 
+/// HDDr once, without hoisting, in `order`.
+fn hddr(order: TraversalOrder) -> TreeConfig {
+    TreeConfig {
+        order,
+        ..once(Base::Hddr, Hoisting::None)
+    }
+}
+
 #[test]
 fn hoisting_starts_while_the_lone_node_test_runs() {
     // DDMIN keeps prog's child w ("x a"; z goes), removing it too ("") fails, and TMIN
@@ -194,17 +202,9 @@ fn hdd_runs_ddmin_over_a_whole_level() {
 fn hddr_breadth_first_and_depth_first() {
     // Breadth-first visits prog, f, h, then g; depth-first prog, f, g, then h.
     let src = "(prog (f (g a b) x) (h c d))";
-    let bf = TreeConfig {
-        order: TraversalOrder::BreadthFirst,
-        ..once(Base::Hddr, Hoisting::None)
-    };
-    let df = TreeConfig {
-        order: TraversalOrder::DepthFirst,
-        ..bf.clone()
-    };
     let interesting = |c: &str| has(c, "a c");
-    let (out_bf, log_bf) = run(src, &bf, interesting);
-    let (out_df, log_df) = run(src, &df, interesting);
+    let (out_bf, log_bf) = run(src, &hddr(TraversalOrder::BreadthFirst), interesting);
+    let (out_df, log_df) = run(src, &hddr(TraversalOrder::DepthFirst), interesting);
     assert_eq!((out_bf.as_str(), out_df.as_str()), ("a c", "a c"));
     // Both first keep g (drop x): "a b c d". Then breadth-first reduces h ("a b c" drops d)
     // before g ("a c" drops b); depth-first reduces g ("a c d") before h ("a c").
@@ -223,17 +223,9 @@ fn uses_first_visits_a_declaration_after_the_code_that_uses_it() {
     // `decl` is the larger and holds the first `f`, which `use` uses: size-first visits
     // `decl` first, uses-first `use` first.
     let src = "(prog (decl f (g a b x)) (use f c d))";
-    let size = TreeConfig {
-        order: TraversalOrder::SizeFirst,
-        ..once(Base::Hddr, Hoisting::None)
-    };
-    let uses = TreeConfig {
-        order: TraversalOrder::UsesFirst,
-        ..size.clone()
-    };
     let interesting = |c: &str| has(c, "a c");
-    let (out_size, log_size) = run(src, &size, interesting);
-    let (out_uses, log_uses) = run(src, &uses, interesting);
+    let (out_size, log_size) = run(src, &hddr(TraversalOrder::SizeFirst), interesting);
+    let (out_uses, log_uses) = run(src, &hddr(TraversalOrder::UsesFirst), interesting);
     assert_eq!((out_size.as_str(), out_uses.as_str()), ("a c", "a c"));
     // After DDMIN over prog's children, size-first first tests `decl`'s children (without
     // `(g a b x)`, without `f`), uses-first `use`'s (without `c d`, without `f`).

@@ -48,16 +48,9 @@ impl RTree {
             }
             let passes = &self.data(n).passes;
             let by_site = !passes.declarations.is_empty();
-            if node.flags & TOKEN == 0
-                || !takes_part(passes)
-                || !passes.identifiers.contains_key(self.inner_kind(n))
-            {
+            let Some(text) = self.identifier_text(n, takes_part) else {
                 continue;
-            }
-            let text = &self.src[node.start as usize..node.end as usize];
-            if passes.fixed.contains(text) {
-                continue;
-            }
+            };
             let next = ids.len() as u32;
             let id = *ids.entry(text).or_insert(next);
             names[n.index()] = id;
@@ -90,18 +83,9 @@ impl RTree {
         let mut spellings = vec![NONE; self.nodes.len()];
         let mut any = false;
         for n in self.preorder() {
-            let node = self.node(n);
-            if node.flags & TOKEN == 0 {
+            let Some(text) = self.identifier_text(n, |p| p.defined_before_use) else {
                 continue;
-            }
-            let passes = &self.data(n).passes;
-            if !passes.defined_before_use || !passes.identifiers.contains_key(self.inner_kind(n)) {
-                continue;
-            }
-            let text = &self.src[node.start as usize..node.end as usize];
-            if passes.fixed.contains(text) {
-                continue;
-            }
+            };
             let next = ids.len() as u32;
             spellings[n.index()] = *ids.entry(text).or_insert(next);
             any = true;
@@ -109,5 +93,24 @@ impl RTree {
         if any {
             self.spellings = spellings;
         }
+    }
+
+    /// The text of `n` if it is an identifier token (`identifiers` of its language's
+    /// passes.toml, fixed words excepted) of a language for which `takes_part` holds.
+    fn identifier_text(
+        &self,
+        n: NodeId,
+        takes_part: impl Fn(&crate::pass_data::PassData) -> bool,
+    ) -> Option<&[u8]> {
+        let node = self.node(n);
+        let passes = &self.data(n).passes;
+        if node.flags & TOKEN == 0
+            || !takes_part(passes)
+            || !passes.identifiers.contains_key(self.inner_kind(n))
+        {
+            return None;
+        }
+        let text = &self.src[node.start as usize..node.end as usize];
+        (!passes.fixed.contains(text)).then_some(text)
     }
 }
