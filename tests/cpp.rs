@@ -220,6 +220,51 @@ fn cpp_a_type_is_replaced_after_what_depends_on_it() {
 }
 
 #[test]
+fn cpp_a_used_class_keeps_its_definition_and_specializations() {
+    // `lib` forward-declares the template `box`, defines it after forty unused functions,
+    // and specializes it for `int`; `main` uses `box<int>`. The visit of `lib` keeps every
+    // place that declares `box` (the forward declaration alone is an incomplete type, and
+    // without the specialization `get` is missing) and removes the forty in its first test.
+    let mut text =
+        String::from("#include <cstdio>\nnamespace lib {\ntemplate <class T> struct box;\n");
+    for i in 0..40 {
+        text.push_str(&format!(
+            "int f{i}(int x) {{ return x * {i} + {}; }}\n",
+            i + 1
+        ));
+        if i == 20 {
+            text.push_str("template <class T> struct box { T v; };\n");
+        }
+    }
+    text.push_str("template <> struct box<int> { int get() { return 42; } };\n}\n");
+    text.push_str("int main() { std::printf(\"%d\\n\", lib::box<int>{}.get()); return 0; }\n");
+    let d = Dir::new();
+    d.write("lib.cpp", &text);
+    let oracle = format!(
+        "grep -c '^int f' \"$1\" >> {}\n{PRINTS_42}",
+        d.join("kept.log").display()
+    );
+    d.script("oracle.sh", &oracle);
+    let args = [
+        "--test",
+        "oracle.sh",
+        "--no-passes",
+        "-j",
+        "1",
+        "-q",
+        "lib.cpp",
+    ];
+    d.run(&args).expect_code(0);
+    let out = d.read_string("lib.reduced.cpp");
+    assert!(!out.contains("f0") && out.contains("get"), "{out}");
+    let kept: Vec<u32> = (d.read_string("kept.log").lines())
+        .map(|l| l.parse().unwrap())
+        .collect();
+    assert!(kept.iter().all(|&k| k == 0 || k == 40), "{kept:?}");
+    assert!(kept.contains(&0), "{kept:?}");
+}
+
+#[test]
 fn cpp_the_unused_part_of_a_namespace_goes_in_one_run() {
     // `lib` holds forty functions that nothing calls and one that `main` calls: the visit of
     // `lib` keeps the one used from outside and removes the forty in its first test, so no

@@ -3,7 +3,11 @@
 //!
 //! A sibling *refers to* another when it holds an identifier whose first occurrence in the
 //! text is inside the other (where a name is declared, in a language that declares before
-//! use: C's prototypes, globals and typedefs, a block's local declarations). A candidate that
+//! use: C's prototypes, globals and typedefs, a block's local declarations), or that declares
+//! that name again (`[[declarations]]`: a C++ class's definition after its forward
+//! declaration, a class template's specializations, all of which a use may need: on the
+//! libstdc++ of a preprocessed unit the forward declaration alone made the visit of `std`
+//! fail its first test, an incomplete type). A candidate that
 //! removes a declaration and keeps a use does not compile, so a DDMIN whose configurations
 //! are closed under this relation skips those runs: on the first visit of a csmith program's
 //! 169 top-level declarations, plain DDMIN needed 1,195 oracle runs to keep the 85 that the
@@ -97,10 +101,12 @@ impl<N: Copy + Eq> Closure<N> {
     /// must be used around them, or `None` when there are neither (then every configuration
     /// is closed); `calls` says which names of calls count.
     ///
-    /// A sibling refers to the one sibling that declares a name it holds (outside a local
-    /// scope of the declaring sibling), unless it declares that name itself; a name declared
-    /// by two siblings refers to neither (Java's overloads, Rust's associated types of two
-    /// impls).
+    /// Where the language declares before use, a sibling refers to every other sibling that
+    /// declares a name it holds (outside a local scope of the declaring sibling): a use of a
+    /// class may need its forward declaration and its definition, a template's use its
+    /// specializations, and a specialization the template. Elsewhere a sibling refers to
+    /// the one sibling that declares a name it holds, unless it declares that name itself; a
+    /// name declared by two siblings refers to neither (Go's methods of two types).
     ///
     /// With `totals` (per name, its occurrences in the whole current tree that count with
     /// `calls`, see `Session::name_counts`), the siblings that declare a name occurring
@@ -113,10 +119,10 @@ impl<N: Copy + Eq> Closure<N> {
         totals: Option<&[u32]>,
     ) -> Option<Self> {
         let counts = |m| calls.counts(tree, m);
-        // The names each sibling holds and declares, and the sibling declaring each name
-        // (`AMBIGUOUS` for two).
-        const AMBIGUOUS: usize = usize::MAX;
-        let mut declared_in: HashMap<u32, usize> = Default::default();
+        let every = tree.declares_before_use();
+        // The names each sibling holds and declares, and the siblings declaring each name
+        // (in order, each once).
+        let mut declared_in: HashMap<u32, Vec<usize>> = Default::default();
         let mut holds: Vec<Vec<u32>> = Vec::with_capacity(nodes.len());
         let mut declares: Vec<Vec<u32>> = Vec::with_capacity(nodes.len());
         for (i, &n) in nodes.iter().enumerate() {
@@ -134,9 +140,9 @@ impl<N: Copy + Eq> Closure<N> {
                     if tree.is_declaration(m) {
                         own.push(name);
                         if !local {
-                            let at = declared_in.entry(name).or_insert(i);
-                            if *at != i {
-                                *at = AMBIGUOUS;
+                            let at = declared_in.entry(name).or_default();
+                            if at.last() != Some(&i) {
+                                at.push(i);
                             }
                         }
                     }
@@ -149,6 +155,14 @@ impl<N: Copy + Eq> Closure<N> {
             holds.push(names);
             declares.push(own);
         }
+        // The siblings a use of `name` in sibling `i` refers to.
+        let declarers = |i: usize, name: &u32| -> &[usize] {
+            match declared_in.get(name) {
+                Some(at) if every => at,
+                Some(at) if at.len() == 1 && declares[i].binary_search(name).is_err() => at,
+                _ => &[],
+            }
+        };
         let mut any = false;
         let refers: Vec<Vec<usize>> = holds
             .iter()
@@ -156,9 +170,9 @@ impl<N: Copy + Eq> Closure<N> {
             .map(|(i, names)| {
                 let mut to: Vec<usize> = names
                     .iter()
-                    .filter(|name| declares[i].binary_search(name).is_err())
-                    .filter_map(|name| declared_in.get(name).copied())
-                    .filter(|&j| j != i && j != AMBIGUOUS)
+                    .flat_map(|name| declarers(i, name))
+                    .copied()
+                    .filter(|&j| j != i)
                     .collect();
                 to.sort_unstable();
                 to.dedup();
@@ -173,10 +187,12 @@ impl<N: Copy + Eq> Closure<N> {
                 *inside.entry(*name).or_default() += 1;
             }
             let mut used = vec![false; nodes.len()];
-            for (&name, &i) in &declared_in {
+            for (&name, at) in &declared_in {
                 let total = totals.get(name as usize).copied().unwrap_or(0);
-                if i != AMBIGUOUS && total > inside.get(&name).copied().unwrap_or(0) {
-                    used[i] = true;
+                if (every || at.len() == 1) && total > inside.get(&name).copied().unwrap_or(0) {
+                    for &i in at {
+                        used[i] = true;
+                    }
                 }
             }
             outside = (0..nodes.len()).filter(|&i| used[i]).collect();
@@ -544,9 +560,26 @@ mod tests {
     }
 
     #[test]
-    fn a_name_two_siblings_declare_refers_to_neither() {
-        // `x` is first in d1; d2 declares it too inside a `must` (a first occurrence there
-        // is not possible in the toy, so the use in `u` refers to d1 alone).
+    fn a_use_keeps_every_sibling_that_declares_its_name() {
+        // `x` is declared first in d1 (a forward declaration), again in d2 and d3 (its
+        // definition, a specialization); `u` uses it, `w` is alone.
+        let tree = Toy::parse("(r (d1 x) (d2 (def x) y) (d3 (def x)) (u x) (w z))");
+        let nodes = tree.children(tree.root()).to_vec();
+        let c = Closure::of(&tree, &nodes, Calls::Refer, None).unwrap();
+        assert_eq!(c.close(&[3]), vec![0, 1, 2, 3]);
+        // A specialization keeps the template, and the template its specializations.
+        assert_eq!(c.close(&[2]), vec![0, 1, 2]);
+        assert_eq!(c.close(&[4]), vec![4]);
+        // A use from outside keeps them all.
+        let tree = Toy::parse("(r (ns (d1 x) (d2 (def x)) (w z)) (main x))");
+        let nodes = tree.children(tree.children(tree.root())[0]).to_vec();
+        let c = Closure::of(&tree, &nodes, Calls::Refer, Some(&[4, 1])).unwrap();
+        assert_eq!(c.used_from_outside(), Some(vec![0, 1]));
+    }
+
+    #[test]
+    fn a_later_occurrence_is_a_use() {
+        // `x` is first in d1; in d2 it is a use: `u` refers to d1 for `x`, to d2 for `y`.
         let tree = Toy::parse("(r (d1 x) (d2 (block x) y) (u x y))");
         let nodes = tree.children(tree.root()).to_vec();
         let c = Closure::of(&tree, &nodes, Calls::Refer, None).unwrap();

@@ -92,11 +92,12 @@ pub(crate) trait Tree: Sync {
     }
     /// Where its name is declared: an identifier token whose spelling occurs in no token
     /// before it in the text the tree was built from (a language that declares before use),
-    /// or one a declaration of `[[declarations]]` declares.
+    /// and one a declaration of `[[declarations]]` declares.
     fn is_declaration(&self, n: Self::Node) -> bool;
-    /// The language declares each name once, before its uses: every occurrence of a name
-    /// refers to its one declaration (not so where `[[declarations]]` name many sites of
-    /// one spelling, each local to its scope).
+    /// The language declares each name before its uses: every occurrence of a name may need
+    /// every place that declares it (a forward declaration and the definition, a template and
+    /// its specializations). Not so where `[[declarations]]` alone name many sites of one
+    /// spelling, each local to its scope.
     fn declares_before_use(&self) -> bool {
         false
     }
@@ -664,12 +665,16 @@ pub(crate) mod toy {
         fn spelling(&self, n: usize) -> Option<u32> {
             self.nodes[n].name.map(|(name, _)| name)
         }
-        /// A name's declaration is its first occurrence.
+        /// A name's first occurrence declares it.
         fn declares_before_use(&self) -> bool {
             true
         }
+        /// A first occurrence, or a token whose parent is a rule node of kind `def` (a
+        /// definition after a forward declaration).
         fn is_declaration(&self, n: usize) -> bool {
             self.nodes[n].name.is_some_and(|(_, first)| first)
+                || (self.nodes[n].name.is_some()
+                    && self.parent(n).is_some_and(|p| self.nodes[p].kind == "def"))
         }
         /// A first occurrence whose parent is a rule node of kind `must`.
         fn must_be_used(&self, n: usize) -> bool {

@@ -229,6 +229,10 @@ pub(crate) struct DeclarationSpec {
     /// body, not those of the package); empty: all.
     #[serde(default)]
     pub within: Vec<String>,
+    /// Only declarations that have this field (a definition's `body`, not a forward
+    /// declaration).
+    #[serde(default)]
+    pub with: Option<String>,
 }
 
 /// `[[merges]]`: declarations of several variables (`int a, b;`). A declaration of `kinds`
@@ -398,8 +402,10 @@ pub(crate) struct PassData {
     /// Blocks are marked by indentation (Python): a node hoisted or rewritten into another's
     /// place is re-indented to that place's column.
     pub indentation: bool,
-    /// Where names are declared (`[[declarations]]`), in a language whose names may be used
-    /// before their declaration; empty with `declare_before_use`.
+    /// Where names are declared (`[[declarations]]`): in a language whose names may be used
+    /// before their declaration, the only places; with `declare_before_use`, the places that
+    /// declare a name again after its first occurrence (a class's definition after its
+    /// forward declaration, a template's specializations).
     pub declarations: Vec<DeclarationSpec>,
     /// Node kinds whose names are not visible outside them (a block, a parameter list).
     pub local_scopes: HashSet<String>,
@@ -476,12 +482,6 @@ impl PassData {
             implicit_calls: spec.implicit_calls,
             ..PassData::default()
         };
-        if spec.declare_before_use && !spec.declarations.is_empty() {
-            return Err(format!(
-                "grammars/{lang}/passes.toml: `declare_before_use` and `[[declarations]]` exclude \
-                 each other"
-            ));
-        }
         for d in &spec.declarations {
             for k in d.kinds.iter().chain(&d.within) {
                 named_kind(k)?;
@@ -489,7 +489,7 @@ impl PassData {
             for f in d.name.split('.') {
                 step(f)?;
             }
-            if let Some(p) = &d.path {
+            for p in d.path.iter().chain(&d.with) {
                 field(p)?;
             }
         }

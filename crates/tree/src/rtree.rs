@@ -450,7 +450,7 @@ impl RTree {
 
     /// Where its name is declared, as the text the tree was built from says: with
     /// `declare_before_use`, an identifier token whose spelling occurs in no token before
-    /// it; with `[[declarations]]`, a token (or a path's node) a declaration declares.
+    /// it; and a token (or a path's node) a declaration of `[[declarations]]` declares.
     pub fn is_declaration(&self, n: NodeId) -> bool {
         self.node(n).flags & DECLARES != 0
     }
@@ -460,8 +460,8 @@ impl RTree {
         self.node(n).flags & MUST_USE != 0
     }
     /// The text's language declares each name before its uses (`declare_before_use`): a
-    /// name's one declaration is its first occurrence, and every other occurrence refers to
-    /// it.
+    /// name's first occurrence declares it, and every occurrence refers to the places that
+    /// declare it (the first, and the definitions and specializations of `[[declarations]]`).
     pub fn declares_before_use(&self) -> bool {
         self.langs[0].1.passes.declare_before_use
     }

@@ -37,7 +37,9 @@ pub(crate) fn declaration_sites(
         }
         let kind = node.kind();
         let spec = pd.declarations.iter().find(|s| {
-            s.kinds.iter().any(|k| k == kind) && (s.within.is_empty() || within(node, s))
+            s.kinds.iter().any(|k| k == kind)
+                && (s.within.is_empty() || within(node, s))
+                && (s.with.as_ref()).is_none_or(|f| node.child_by_field_name(f).is_some())
         });
         if let Some(spec) = spec {
             out.extend(site(node, spec, pd, src));
@@ -164,6 +166,18 @@ mod tests {
                 own(&["z"], true),
                 own(&["i"], true),
             ]
+        );
+    }
+
+    #[test]
+    fn cpp_declares_a_class_again_where_it_is_defined() {
+        let src = "template<typename> struct rm;\ntemplate<typename T> struct rm { };\n\
+                   template<> struct rm<int> : b { };\nstruct S;\nstruct S *p;\n\
+                   union U { int a; };\nenum class E : int;\nenum class E : int { A };\n";
+        let own = |v: &str| (vec![v.to_string()], false);
+        assert_eq!(
+            sites(Lang::Cpp, src),
+            [own("rm"), own("rm"), own("U"), own("E")]
         );
     }
 }

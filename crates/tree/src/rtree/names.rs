@@ -5,7 +5,8 @@ use super::*;
 
 impl RTree {
     /// Number the identifier tokens' spellings and mark where names are declared (the first
-    /// occurrences, or the `sites` of `[[declarations]]`), and the callees among them
+    /// occurrences where names are declared before use, and the `sites` of
+    /// `[[declarations]]`), and the callees among them
     /// (tokens starting at a byte of `callees`, with whether their call is a statement
     /// alone). Each language of the text (its islands' too) takes part by its own data.
     pub(super) fn name_identifiers(
@@ -47,7 +48,8 @@ impl RTree {
                 continue;
             }
             let passes = &self.data(n).passes;
-            let by_site = !passes.declarations.is_empty();
+            // The first occurrence declares where names are declared before their uses.
+            let by_first = passes.declare_before_use;
             let Some(text) = self.identifier_text(n, takes_part) else {
                 continue;
             };
@@ -55,10 +57,9 @@ impl RTree {
             let id = *ids.entry(text).or_insert(next);
             names[n.index()] = id;
             let mut flags = match declared.get(&(node.start as usize)) {
-                _ if !by_site && id == next => DECLARES,
-                _ if !by_site => 0,
                 Some(true) => DECLARES | MUST_USE,
                 Some(false) => DECLARES,
+                None if by_first && id == next => DECLARES,
                 None => 0,
             };
             match callees.get(&(node.start as usize)) {
