@@ -1,21 +1,20 @@
 //! The reference closure of a set of siblings: DDMIN's candidates keep what their kept
 //! siblings refer to.
 //!
-//! A sibling *refers to* another when it holds an identifier whose first occurrence in the
-//! text is inside the other (where a name is declared, in a language that declares before
-//! use: C's prototypes, globals and typedefs, a block's local declarations), or that declares
-//! that name again (`[[declarations]]`: a C++ class's definition after its forward
-//! declaration, a class template's specializations, all of which a use may need: on the
-//! libstdc++ of a preprocessed unit the forward declaration alone made the visit of `std`
-//! fail its first test, an incomplete type). A candidate that
-//! removes a declaration and keeps a use does not compile, so a DDMIN whose configurations
-//! are closed under this relation skips those runs: on the first visit of a csmith program's
-//! 169 top-level declarations, plain DDMIN needed 1,195 oracle runs to keep the 85 that the
-//! crashing function reaches, DDMIN over closed configurations finds a few of them and keeps
-//! the rest with them. This is the dependency-closed reduction of Kalhauge and Palsberg
-//! ("Binary Reduction of Dependency Graphs", ESEC/FSE 2019) with the dependencies read off
-//! the names, and what C-Reduce's passes do one declaration at a time (remove unused
-//! functions, variables and typedefs once nothing refers to them).
+//! A sibling *refers to* another when it holds an identifier whose first occurrence in the text
+//! is inside the other (where a name is declared, in a language that declares before use: C's
+//! prototypes, globals and typedefs, a block's local declarations), or that declares that name
+//! again (`[[declarations]]`: a C++ class's definition after its forward declaration, a class
+//! template's specializations, all of which a use may need: libstdc++ forward-declares its type
+//! traits, then defines and specializes them further down). A candidate that removes a
+//! declaration and keeps a use does not compile, so a DDMIN whose configurations are closed
+//! under this relation skips those runs: on the first visit of a csmith program's 169 top-level
+//! declarations, plain DDMIN needed 1,195 oracle runs to keep the 85 that the crashing function
+//! reaches, DDMIN over closed configurations finds a few of them and keeps the rest with them.
+//! This is the dependency-closed reduction of Kalhauge and Palsberg ("Binary Reduction of
+//! Dependency Graphs", ESEC/FSE 2019) with the dependencies read off the names, and what
+//! C-Reduce's passes do one declaration at a time (remove unused functions, variables and
+//! typedefs once nothing refers to them).
 //!
 //! Only languages whose passes.toml says `declare_before_use` (C, C++) have names: where uses
 //! may come first (JavaScript's hoisted functions, Java's members), the first occurrence is
