@@ -265,6 +265,52 @@ fn cpp_a_used_class_keeps_its_definition_and_specializations() {
 }
 
 #[test]
+fn cpp_a_member_type_is_kept_with_the_members_that_use_it() {
+    // `box` has forty member functions that nothing calls, a member typedef `pointer` (the
+    // name is first declared in `other`, above), and `get`, which `main` calls and which
+    // uses `pointer`. The visit of `box`'s members keeps `get` and the typedef it uses, and
+    // removes the forty in its first test.
+    let mut text = String::from(
+        "#include <cstdio>\nnamespace other { typedef long *pointer; }\nstruct box {\n",
+    );
+    for i in 0..40 {
+        text.push_str(&format!(
+            "int f{i}(int x) {{ return x * {i} + {}; }}\n",
+            i + 1
+        ));
+        if i == 20 {
+            text.push_str("typedef int *pointer;\n");
+        }
+    }
+    text.push_str("int get() { pointer p = nullptr; return p ? 0 : 42; }\n};\n");
+    text.push_str("int main() { std::printf(\"%d\\n\", box{}.get()); return 0; }\n");
+    let d = Dir::new();
+    d.write("box.cpp", &text);
+    let oracle = format!(
+        "grep -c '^int f' \"$1\" >> {}\n{PRINTS_42}",
+        d.join("kept.log").display()
+    );
+    d.script("oracle.sh", &oracle);
+    let args = [
+        "--test",
+        "oracle.sh",
+        "--no-passes",
+        "-j",
+        "1",
+        "-q",
+        "box.cpp",
+    ];
+    d.run(&args).expect_code(0);
+    let out = d.read_string("box.reduced.cpp");
+    assert!(!out.contains("f0") && out.contains("get"), "{out}");
+    let kept: Vec<u32> = (d.read_string("kept.log").lines())
+        .map(|l| l.parse().unwrap())
+        .collect();
+    assert!(kept.iter().all(|&k| k == 0 || k == 40), "{kept:?}");
+    assert!(kept.contains(&0), "{kept:?}");
+}
+
+#[test]
 fn cpp_the_unused_part_of_a_namespace_goes_in_one_run() {
     // `lib` holds forty functions that nothing calls and one that `main` calls: the visit of
     // `lib` keeps the one used from outside and removes the forty in its first test, so no

@@ -170,14 +170,22 @@ mod tests {
     }
 
     #[test]
-    fn cpp_declares_a_class_again_where_it_is_defined() {
+    fn cpp_declares_a_class_again_where_it_is_defined_and_types_where_they_are_named() {
         let src = "template<typename> struct rm;\ntemplate<typename T> struct rm { };\n\
                    template<> struct rm<int> : b { };\nstruct S;\nstruct S *p;\n\
-                   union U { int a; };\nenum class E : int;\nenum class E : int { A };\n";
+                   union U { int a; };\nenum class E : int;\nenum class E : int { A };\n\
+                   typedef int *ptr;\nusing al = int;\n";
         let own = |v: &str| (vec![v.to_string()], false);
         assert_eq!(
             sites(Lang::Cpp, src),
-            [own("rm"), own("rm"), own("U"), own("E")]
+            [
+                own("rm"),
+                own("rm"),
+                own("U"),
+                own("E"),
+                own("ptr"),
+                own("al")
+            ]
         );
     }
 }
