@@ -219,25 +219,22 @@ fn cpp_a_type_is_replaced_after_what_depends_on_it() {
     assert!(out.contains("int") && out.contains("}();"), "{out}");
 }
 
-#[test]
-fn cpp_a_used_class_keeps_its_definition_and_specializations() {
-    // `lib` forward-declares the template `box`, defines it after forty unused functions,
-    // and specializes it for `int`; `main` uses `box<int>`. The visit of `lib` keeps every
-    // place that declares `box` (the forward declaration alone is an incomplete type, and
-    // without the specialization `get` is missing) and removes the forty in its first test.
-    let mut text =
-        String::from("#include <cstdio>\nnamespace lib {\ntemplate <class T> struct box;\n");
+/// Reduce `head`, forty functions `int fI(int x)` nothing calls (with `middle` after the
+/// twenty-first) and `tail`, a program that prints 42, with an oracle that logs how many of
+/// the forty each candidate keeps. The output keeps `needed` and none of the forty, and no
+/// candidate keeps some of them but not all: they go in the first test of one visit.
+fn forty_unused_go_in_one_run(head: &str, middle: &str, tail: &str, needed: &str) {
+    let mut text = String::from(head);
     for i in 0..40 {
         text.push_str(&format!(
             "int f{i}(int x) {{ return x * {i} + {}; }}\n",
             i + 1
         ));
         if i == 20 {
-            text.push_str("template <class T> struct box { T v; };\n");
+            text.push_str(middle);
         }
     }
-    text.push_str("template <> struct box<int> { int get() { return 42; } };\n}\n");
-    text.push_str("int main() { std::printf(\"%d\\n\", lib::box<int>{}.get()); return 0; }\n");
+    text.push_str(tail);
     let d = Dir::new();
     d.write("lib.cpp", &text);
     let oracle = format!(
@@ -256,12 +253,27 @@ fn cpp_a_used_class_keeps_its_definition_and_specializations() {
     ];
     d.run(&args).expect_code(0);
     let out = d.read_string("lib.reduced.cpp");
-    assert!(!out.contains("f0") && out.contains("get"), "{out}");
+    assert!(!out.contains("f0") && out.contains(needed), "{out}");
     let kept: Vec<u32> = (d.read_string("kept.log").lines())
         .map(|l| l.parse().unwrap())
         .collect();
     assert!(kept.iter().all(|&k| k == 0 || k == 40), "{kept:?}");
     assert!(kept.contains(&0), "{kept:?}");
+}
+
+#[test]
+fn cpp_a_used_class_keeps_its_definition_and_specializations() {
+    // `lib` forward-declares the template `box`, defines it after forty unused functions,
+    // and specializes it for `int`; `main` uses `box<int>`. The visit of `lib` keeps every
+    // place that declares `box` (the forward declaration alone is an incomplete type, and
+    // without the specialization `get` is missing) and removes the forty in its first test.
+    forty_unused_go_in_one_run(
+        "#include <cstdio>\nnamespace lib {\ntemplate <class T> struct box;\n",
+        "template <class T> struct box { T v; };\n",
+        "template <> struct box<int> { int get() { return 42; } };\n}\n\
+         int main() { std::printf(\"%d\\n\", lib::box<int>{}.get()); return 0; }\n",
+        "get",
+    );
 }
 
 #[test]
@@ -270,44 +282,13 @@ fn cpp_a_member_type_is_kept_with_the_members_that_use_it() {
     // name is first declared in `other`, above), and `get`, which `main` calls and which
     // uses `pointer`. The visit of `box`'s members keeps `get` and the typedef it uses, and
     // removes the forty in its first test.
-    let mut text = String::from(
+    forty_unused_go_in_one_run(
         "#include <cstdio>\nnamespace other { typedef long *pointer; }\nstruct box {\n",
+        "typedef int *pointer;\n",
+        "int get() { pointer p = nullptr; return p ? 0 : 42; }\n};\n\
+         int main() { std::printf(\"%d\\n\", box{}.get()); return 0; }\n",
+        "get",
     );
-    for i in 0..40 {
-        text.push_str(&format!(
-            "int f{i}(int x) {{ return x * {i} + {}; }}\n",
-            i + 1
-        ));
-        if i == 20 {
-            text.push_str("typedef int *pointer;\n");
-        }
-    }
-    text.push_str("int get() { pointer p = nullptr; return p ? 0 : 42; }\n};\n");
-    text.push_str("int main() { std::printf(\"%d\\n\", box{}.get()); return 0; }\n");
-    let d = Dir::new();
-    d.write("box.cpp", &text);
-    let oracle = format!(
-        "grep -c '^int f' \"$1\" >> {}\n{PRINTS_42}",
-        d.join("kept.log").display()
-    );
-    d.script("oracle.sh", &oracle);
-    let args = [
-        "--test",
-        "oracle.sh",
-        "--no-passes",
-        "-j",
-        "1",
-        "-q",
-        "box.cpp",
-    ];
-    d.run(&args).expect_code(0);
-    let out = d.read_string("box.reduced.cpp");
-    assert!(!out.contains("f0") && out.contains("get"), "{out}");
-    let kept: Vec<u32> = (d.read_string("kept.log").lines())
-        .map(|l| l.parse().unwrap())
-        .collect();
-    assert!(kept.iter().all(|&k| k == 0 || k == 40), "{kept:?}");
-    assert!(kept.contains(&0), "{kept:?}");
 }
 
 #[test]
@@ -315,39 +296,10 @@ fn cpp_the_unused_part_of_a_namespace_goes_in_one_run() {
     // `lib` holds forty functions that nothing calls and one that `main` calls: the visit of
     // `lib` keeps the one used from outside and removes the forty in its first test, so no
     // candidate keeps some of them but not all.
-    let mut text = String::from("#include <cstdio>\nnamespace lib {\n");
-    for i in 0..40 {
-        text.push_str(&format!(
-            "int f{i}(int x) {{ return x * {i} + {}; }}\n",
-            i + 1
-        ));
-        if i == 20 {
-            text.push_str("int used() { return 42; }\n");
-        }
-    }
-    text.push_str("}\nint main() { std::printf(\"%d\\n\", lib::used()); return 0; }\n");
-    let d = Dir::new();
-    d.write("lib.cpp", &text);
-    let oracle = format!(
-        "grep -c '^int f' \"$1\" >> {}\n{PRINTS_42}",
-        d.join("kept.log").display()
+    forty_unused_go_in_one_run(
+        "#include <cstdio>\nnamespace lib {\n",
+        "int used() { return 42; }\n",
+        "}\nint main() { std::printf(\"%d\\n\", lib::used()); return 0; }\n",
+        "used",
     );
-    d.script("oracle.sh", &oracle);
-    let args = [
-        "--test",
-        "oracle.sh",
-        "--no-passes",
-        "-j",
-        "1",
-        "-q",
-        "lib.cpp",
-    ];
-    d.run(&args).expect_code(0);
-    let out = d.read_string("lib.reduced.cpp");
-    assert!(!out.contains("f0") && out.contains("used"), "{out}");
-    let kept: Vec<u32> = (d.read_string("kept.log").lines())
-        .map(|l| l.parse().unwrap())
-        .collect();
-    assert!(kept.iter().all(|&k| k == 0 || k == 40), "{kept:?}");
-    assert!(kept.contains(&0), "{kept:?}");
 }

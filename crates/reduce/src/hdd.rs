@@ -508,7 +508,7 @@ fn weights_of<T: Tree>(s: &Session<T>, nodes: &[T::Node]) -> Option<Vec<u64>> {
 fn closure_of<T: Tree>(s: &Session<T>, nodes: &[T::Node]) -> Option<Closure<T::Node>> {
     s.closure
         .then(|| {
-            // Uses outside the siblings count where a name has one declaration.
+            // Uses outside the siblings count where names are declared before use.
             let totals = s.tree.declares_before_use().then(|| s.name_counts());
             Closure::of(
                 &*s.tree,

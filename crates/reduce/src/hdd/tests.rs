@@ -112,8 +112,7 @@ fn one_run_removes_the_siblings_nothing_outside_them_uses() {
         "(r (lib (s .a) (s .b .a) (s .c) (s .d) (s .e .c) (s .f) (s .g) (s .h)) (main .m .b))";
     let config = TreeConfig {
         closure: true,
-        order: TraversalOrder::UsesFirst,
-        ..once(Base::Hddr, Hoisting::None)
+        ..hddr(TraversalOrder::UsesFirst)
     };
     let needs = |c: &str| has(c, "m") && (!has(c, "b") || has(c, "a")) && has(c, "b");
     let (out, log) = run(src, &config, needs);
