@@ -419,7 +419,8 @@ impl LangData {
                 }
             }
         }
-        let keywords = (0..n)
+        // Kind 0 is tree-sitter's end of input, spelled `end`: no keyword (`end()` is a name).
+        let keywords = (1..n)
             .filter(|&k| !named[k] && is_word(&names[k]))
             .map(|k| names[k].to_string())
             .collect::<Vec<_>>();
@@ -595,6 +596,17 @@ mod tests {
             e.to_string(),
             "language text has no grammar; reduce it as text"
         );
+    }
+
+    #[test]
+    fn the_end_of_input_is_no_keyword() {
+        // tree-sitter names its end-of-input symbol `end`; a member `end()` is a name.
+        for &lang in Lang::all() {
+            let Ok(data) = lang.data() else { continue };
+            assert!(!data.passes.fixed.contains(&b"end"[..]), "{}", lang.name());
+        }
+        let cpp = &Lang::Cpp.data().unwrap().passes;
+        assert!(cpp.fixed.contains(&b"while"[..]));
     }
 
     #[test]

@@ -23,6 +23,8 @@ struct PassSpec {
     #[serde(default)]
     local_scopes: Vec<String>,
     #[serde(default)]
+    anonymous: Vec<String>,
+    #[serde(default)]
     implicit_calls: bool,
     #[serde(default)]
     pub reserved: Vec<String>,
@@ -218,6 +220,9 @@ pub(crate) struct UnwrapSpec {
 #[serde(deny_unknown_fields)]
 pub(crate) struct DeclarationSpec {
     pub kinds: Vec<String>,
+    /// The field path of the identifiers it declares; empty for a `used` site that
+    /// declares no name.
+    #[serde(default)]
     pub name: String,
     #[serde(default)]
     pub path: Option<String>,
@@ -233,6 +238,16 @@ pub(crate) struct DeclarationSpec {
     /// declaration).
     #[serde(default)]
     pub with: Option<String>,
+    /// The named nodes nest (C's declarators: `T *f()` declares `f` in a function declarator
+    /// inside a pointer declarator): a node on the path that neither is nor holds an
+    /// identifier takes the path's last step again, or else stands for its one named child
+    /// (a reference declarator has no field).
+    #[serde(default)]
+    pub nested: bool,
+    /// The compiler calls it where no name names it (C++'s operators, which `a[i]` and
+    /// `a = b` call): the visit of its siblings keeps it in the first test.
+    #[serde(default)]
+    pub used: bool,
 }
 
 /// `[[merges]]`: declarations of several variables (`int a, b;`). A declaration of `kinds`
@@ -409,6 +424,9 @@ pub(crate) struct PassData {
     pub declarations: Vec<DeclarationSpec>,
     /// Node kinds whose names are not visible outside them (a block, a parameter list).
     pub local_scopes: HashSet<String>,
+    /// Kinds whose body is no scope of its own when they have no name: an anonymous union's
+    /// members are the enclosing class's.
+    pub anonymous: HashSet<String>,
     /// A call may name a function declared nowhere (C89's implicit declaration), so whether
     /// a call refers to the function's declaration depends on the oracle's compiler.
     pub implicit_calls: bool,
@@ -486,7 +504,7 @@ impl PassData {
             for k in d.kinds.iter().chain(&d.within) {
                 named_kind(k)?;
             }
-            for f in d.name.split('.') {
+            for f in d.name.split('.').filter(|f| !f.is_empty()) {
                 step(f)?;
             }
             for p in d.path.iter().chain(&d.with) {
@@ -497,6 +515,10 @@ impl PassData {
         for k in &spec.local_scopes {
             named_kind(k)?;
             data.local_scopes.insert(k.clone());
+        }
+        for k in &spec.anonymous {
+            named_kind(k)?;
+            data.anonymous.insert(k.clone());
         }
         for k in &spec.identifiers {
             named_kind(k)?;

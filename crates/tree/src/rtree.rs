@@ -89,6 +89,8 @@ const FIXED: u16 = 256;
 const EXTRA: u16 = 512;
 /// A declaration the compiler rejects when nothing uses it (see [`RTree::must_be_used`]).
 const MUST_USE: u16 = 1024;
+/// A declaration the compiler calls where no name names it (see [`RTree::is_used_anyway`]).
+const USED: u16 = 2048;
 const NONE: u32 = u32::MAX;
 
 #[derive(Clone, Copy, Debug)]
@@ -459,6 +461,11 @@ impl RTree {
     pub fn must_be_used(&self, n: NodeId) -> bool {
         self.node(n).flags & MUST_USE != 0
     }
+    /// A declaration the compiler calls where no name names it (`used` of `[[declarations]]`:
+    /// C++'s member operators).
+    pub fn is_used_anyway(&self, n: NodeId) -> bool {
+        self.node(n).flags & USED != 0
+    }
     /// The text's language declares each name before its uses (`declare_before_use`): a
     /// name's first occurrence declares it, and every occurrence refers to the places that
     /// declare it (the first, and the definitions and specializations of `[[declarations]]`).
@@ -504,10 +511,22 @@ impl RTree {
         self.node(n).flags & STATEMENT_CALLEE != 0
     }
     /// A node whose names are not visible outside it (`local_scopes` of passes.toml: C's
-    /// blocks and parameter lists).
+    /// blocks and parameter lists), unless it is the body of a node of `anonymous` that has
+    /// no name (an anonymous union's members).
     pub fn is_local_scope(&self, n: NodeId) -> bool {
-        let scopes = &self.data(n).passes.local_scopes;
-        !scopes.is_empty() && (scopes.contains(self.kind(n)) || scopes.contains(self.inner_kind(n)))
+        let passes = &self.data(n).passes;
+        let scopes = &passes.local_scopes;
+        if scopes.is_empty()
+            || !(scopes.contains(self.kind(n)) || scopes.contains(self.inner_kind(n)))
+        {
+            return false;
+        }
+        let open = |p: NodeId| {
+            (passes.anonymous.contains(self.kind(p))
+                || passes.anonymous.contains(self.inner_kind(p)))
+                && !self.children(p).iter().any(|&c| self.name(c).is_some())
+        };
+        !self.parent(n).is_some_and(open)
     }
     /// True once the node has been pruned (committed).
     pub fn is_pruned(&self, n: NodeId) -> bool {

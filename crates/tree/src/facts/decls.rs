@@ -19,6 +19,8 @@ pub(crate) struct DeclSite {
     pub path_name: Option<Vec<u8>>,
     /// Rejected by the compiler when nothing uses it.
     pub must_use: bool,
+    /// Called by the compiler where no name names it (`DeclarationSpec::used`).
+    pub used: bool,
 }
 
 /// Every declaration of `pd.declarations` in `tree`, in source order.
@@ -72,25 +74,42 @@ fn site(
     };
     let mut tokens = Vec::new();
     let mut named = vec![node];
-    for step in spec.name.split('.') {
+    let steps: Vec<&str> = spec.name.split('.').collect();
+    for step in &steps {
         named = named
             .into_iter()
             .flat_map(|n| super::step_children(n, step))
             .collect();
     }
-    for f in &named {
-        if identifier(f) {
+    let by_path = named.is_empty();
+    // Where the named nodes nest, one that neither is nor holds an identifier takes the last
+    // step again, or else stands for its one named child (`DeclarationSpec::nested`).
+    while let Some(f) = named.pop() {
+        if identifier(&f) {
             tokens.push(f.start_byte());
             continue;
         }
         let mut c = f.walk();
-        tokens.extend(
-            f.named_children(&mut c)
-                .filter(|k| identifier(k))
-                .map(|k| k.start_byte()),
-        );
+        let own: Vec<usize> = f
+            .named_children(&mut c)
+            .filter(|k| identifier(k))
+            .map(|k| k.start_byte())
+            .collect();
+        if own.is_empty() && spec.nested {
+            let next = steps
+                .last()
+                .map(|step| super::step_children(f, step))
+                .unwrap_or_default();
+            if !next.is_empty() {
+                named.extend(next);
+            } else if f.named_child_count() == 1 {
+                named.extend(f.named_child(0));
+            }
+        }
+        tokens.extend(own);
     }
-    let path_name = match (&spec.path, named.is_empty()) {
+    tokens.sort_unstable();
+    let path_name = match (&spec.path, by_path) {
         (Some(path), true) => {
             let p = node.child_by_field_name(path)?;
             let text = &src[p.byte_range()];
@@ -107,7 +126,7 @@ fn site(
         }
         _ => None,
     };
-    if tokens.is_empty() && path_name.is_none() {
+    if tokens.is_empty() && path_name.is_none() && !spec.used {
         return None;
     }
     Some(DeclSite {
@@ -115,6 +134,7 @@ fn site(
         tokens,
         path_name,
         must_use: spec.must_use,
+        used: spec.used,
     })
 }
 
@@ -170,11 +190,47 @@ mod tests {
     }
 
     #[test]
+    fn cpp_declares_a_class_members_under_their_declarators() {
+        let src = "struct B {\n  union { char buf[4]; int cap; };\n  char *data() const { return buf; }\n\
+                   template<typename I> void cons(I a);\n  static int *tp(), &rr, &(ap)();\n\
+                   void f() { int x = 0; reserve(); }\n  void reserve();\n};\nint g;\n";
+        let own = |v: &[&str]| (v.iter().map(|s| s.to_string()).collect(), false);
+        assert_eq!(
+            sites(Lang::Cpp, src),
+            [
+                own(&["B"]),
+                own(&["buf"]),
+                own(&["cap"]),
+                own(&["data"]),
+                own(&["cons"]),
+                own(&["tp", "rr", "ap"]),
+                own(&["f"]),
+                own(&["x"]),
+                own(&["reserve"]),
+            ]
+        );
+    }
+
+    #[test]
+    fn cpp_a_class_operators_are_used_anyway() {
+        let pd = &Lang::Cpp.data().unwrap().passes;
+        let src = "struct A { A &operator=(const A &); operator bool() const; };\n\
+                   bool operator==(A, A);\n";
+        let tree = parse::parse(Lang::Cpp, src.as_bytes()).unwrap();
+        let used: Vec<&str> = declaration_sites(pd, &tree, src.as_bytes())
+            .into_iter()
+            .filter(|s| s.used)
+            .map(|s| &src[s.range])
+            .collect();
+        assert_eq!(used, ["operator=", "operator bool() const"]);
+    }
+
+    #[test]
     fn cpp_declares_a_class_again_where_it_is_defined_and_types_where_they_are_named() {
         let src = "template<typename> struct rm;\ntemplate<typename T> struct rm { };\n\
                    template<> struct rm<int> : b { };\nstruct S;\nstruct S *p;\n\
                    union U { int a; };\nenum class E : int;\nenum class E : int { A };\n\
-                   typedef int *ptr;\nusing al = int;\n";
+                   typedef int *ptr;\ntypedef void (*fn)(int);\nusing al = int;\n";
         let own = |v: &str| (vec![v.to_string()], false);
         assert_eq!(
             sites(Lang::Cpp, src),
@@ -182,8 +238,10 @@ mod tests {
                 own("rm"),
                 own("rm"),
                 own("U"),
+                own("a"),
                 own("E"),
                 own("ptr"),
+                own("fn"),
                 own("al")
             ]
         );
