@@ -6,8 +6,7 @@
 //! prototypes, globals and typedefs, a block's local declarations), or that declares that name
 //! again (`[[declarations]]`: a C++ class's definition after its forward declaration, a class
 //! template's specializations, all of which a use may need: libstdc++ forward-declares its type
-//! traits, then defines and specializes them further down; and a class's members, which its
-//! member functions may use above their declarations). A candidate that removes a
+//! traits, then defines and specializes them further down). A candidate that removes a
 //! declaration and keeps a use does not compile, so a DDMIN whose configurations are closed
 //! under this relation skips those runs: on the first visit of a csmith program's 169 top-level
 //! declarations, plain DDMIN needed 1,195 oracle runs to keep the 85 that the crashing function
@@ -33,8 +32,7 @@
 //!
 //! A sibling that declares a name used outside every sibling (a library function that the
 //! program's own code calls, seen from the visit of the library's namespace) cannot go while
-//! that use stays; nor can one that the compiler calls where no name names it (`used` of
-//! `[[declarations]]`: a C++ class's operators, seen from the visit of its members). What is neither used from outside nor referred to by what is is the
+//! that use stays. What is neither used from outside nor referred to by what is is the
 //! unused part of the list, and the visit's first test removes all of it at once
 //! (`hdd::prune_all`), as C-Vise's `remove-unused-function` does with clang's semantic
 //! analysis: the names' occurrences stand in for it here.
@@ -126,8 +124,6 @@ impl<N: Copy + Eq> Closure<N> {
         let mut declared_in: HashMap<u32, Vec<usize>> = Default::default();
         let mut holds: Vec<Vec<u32>> = Vec::with_capacity(nodes.len());
         let mut declares: Vec<Vec<u32>> = Vec::with_capacity(nodes.len());
-        // The siblings that declare what the compiler calls where no name names it.
-        let mut used = vec![false; nodes.len()];
         for (i, &n) in nodes.iter().enumerate() {
             let mut names = Vec::new();
             let mut own = Vec::new();
@@ -138,7 +134,6 @@ impl<N: Copy + Eq> Closure<N> {
                 if tree.is_pruned(m) {
                     continue;
                 }
-                used[i] |= !local && tree.is_used_anyway(m);
                 if let Some(name) = tree.name(m).filter(|_| counts(m)) {
                     names.push(name);
                     if tree.is_declaration(m) {
@@ -184,11 +179,13 @@ impl<N: Copy + Eq> Closure<N> {
                 to
             })
             .collect();
+        let mut outside = Vec::new();
         if let Some(totals) = totals {
             let mut inside: HashMap<u32, u32> = Default::default();
             for name in holds.iter().flatten() {
                 *inside.entry(*name).or_default() += 1;
             }
+            let mut used = vec![false; nodes.len()];
             for (&name, at) in &declared_in {
                 let total = totals.get(name as usize).copied().unwrap_or(0);
                 if (every || at.len() == 1) && total > inside.get(&name).copied().unwrap_or(0) {
@@ -197,8 +194,8 @@ impl<N: Copy + Eq> Closure<N> {
                     }
                 }
             }
+            outside = (0..nodes.len()).filter(|&i| used[i]).collect();
         }
-        let outside: Vec<usize> = (0..nodes.len()).filter(|&i| used[i]).collect();
         // A must-use declaration may lie anywhere (an import, for a function's siblings).
         let unused = Unused::of(tree, nodes);
         (any || unused.is_some() || !outside.is_empty()).then_some(Closure {
@@ -577,16 +574,6 @@ mod tests {
         let nodes = tree.children(tree.children(tree.root())[0]).to_vec();
         let c = Closure::of(&tree, &nodes, Calls::Refer, Some(&[4, 1])).unwrap();
         assert_eq!(c.used_from_outside(), Some(vec![0, 1]));
-    }
-
-    #[test]
-    fn what_the_compiler_calls_is_used_from_outside() {
-        // d2 is an operator (an `op` node), which nothing names; d4 holds one inside a local
-        // scope. The first test keeps d1 (used outside), d2 and d3, which d2 uses.
-        let tree = Toy::parse("(r (ns (d1 x) (d3 y) (d2 (op) y) (d4 (block (op)) z)) (main x))");
-        let nodes = tree.children(tree.children(tree.root())[0]).to_vec();
-        let c = Closure::of(&tree, &nodes, Calls::Refer, Some(&[2, 2, 1])).unwrap();
-        assert_eq!(c.used_from_outside(), Some(vec![0, 1, 2]));
     }
 
     #[test]

@@ -105,10 +105,6 @@ pub(crate) trait Tree: Sync {
     fn must_be_used(&self, _n: Self::Node) -> bool {
         false
     }
-    /// A declaration the compiler calls where no name names it (C++'s member operators).
-    fn is_used_anyway(&self, _n: Self::Node) -> bool {
-        false
-    }
     /// The language has declarations that must be used (`must_use` in passes.toml).
     fn has_must_use(&self) -> bool {
         false
@@ -213,9 +209,6 @@ impl Tree for RTree {
     }
     fn must_be_used(&self, n: NodeId) -> bool {
         RTree::must_be_used(self, n)
-    }
-    fn is_used_anyway(&self, n: NodeId) -> bool {
-        RTree::is_used_anyway(self, n)
     }
     fn has_must_use(&self) -> bool {
         RTree::has_must_use(self)
@@ -693,10 +686,6 @@ pub(crate) mod toy {
         /// The parent, a rule node of kind `must`.
         fn removal_unit(&self, n: usize) -> Option<usize> {
             self.parent(n).filter(|&p| self.nodes[p].kind == "must")
-        }
-        /// Rule nodes of kind `op`.
-        fn is_used_anyway(&self, n: usize) -> bool {
-            self.nodes[n].text.is_none() && self.nodes[n].kind == "op"
         }
         /// Rule nodes of kind `block`.
         fn is_local_scope(&self, n: usize) -> bool {

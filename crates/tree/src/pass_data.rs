@@ -220,9 +220,6 @@ pub(crate) struct UnwrapSpec {
 #[serde(deny_unknown_fields)]
 pub(crate) struct DeclarationSpec {
     pub kinds: Vec<String>,
-    /// The field path of the identifiers it declares; empty for a `used` site that
-    /// declares no name.
-    #[serde(default)]
     pub name: String,
     #[serde(default)]
     pub path: Option<String>,
@@ -244,10 +241,6 @@ pub(crate) struct DeclarationSpec {
     /// (a reference declarator has no field).
     #[serde(default)]
     pub nested: bool,
-    /// The compiler calls it where no name names it (C++'s operators, which `a[i]` and
-    /// `a = b` call): the visit of its siblings keeps it in the first test.
-    #[serde(default)]
-    pub used: bool,
 }
 
 /// `[[merges]]`: declarations of several variables (`int a, b;`). A declaration of `kinds`
@@ -504,7 +497,7 @@ impl PassData {
             for k in d.kinds.iter().chain(&d.within) {
                 named_kind(k)?;
             }
-            for f in d.name.split('.').filter(|f| !f.is_empty()) {
+            for f in d.name.split('.') {
                 step(f)?;
             }
             for p in d.path.iter().chain(&d.with) {

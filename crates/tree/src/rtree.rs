@@ -89,8 +89,6 @@ const FIXED: u16 = 256;
 const EXTRA: u16 = 512;
 /// A declaration the compiler rejects when nothing uses it (see [`RTree::must_be_used`]).
 const MUST_USE: u16 = 1024;
-/// A declaration the compiler calls where no name names it (see [`RTree::is_used_anyway`]).
-const USED: u16 = 2048;
 const NONE: u32 = u32::MAX;
 
 #[derive(Clone, Copy, Debug)]
@@ -460,11 +458,6 @@ impl RTree {
     /// uses it (`must_use` of `[[declarations]]`: Go's imports and local variables).
     pub fn must_be_used(&self, n: NodeId) -> bool {
         self.node(n).flags & MUST_USE != 0
-    }
-    /// A declaration the compiler calls where no name names it (`used` of `[[declarations]]`:
-    /// C++'s member operators).
-    pub fn is_used_anyway(&self, n: NodeId) -> bool {
-        self.node(n).flags & USED != 0
     }
     /// The text's language declares each name before its uses (`declare_before_use`): a
     /// name's first occurrence declares it, and every occurrence refers to the places that

@@ -19,8 +19,6 @@ pub(crate) struct DeclSite {
     pub path_name: Option<Vec<u8>>,
     /// Rejected by the compiler when nothing uses it.
     pub must_use: bool,
-    /// Called by the compiler where no name names it (`DeclarationSpec::used`).
-    pub used: bool,
 }
 
 /// Every declaration of `pd.declarations` in `tree`, in source order.
@@ -126,7 +124,7 @@ fn site(
         }
         _ => None,
     };
-    if tokens.is_empty() && path_name.is_none() && !spec.used {
+    if tokens.is_empty() && path_name.is_none() {
         return None;
     }
     Some(DeclSite {
@@ -134,7 +132,6 @@ fn site(
         tokens,
         path_name,
         must_use: spec.must_use,
-        used: spec.used,
     })
 }
 
@@ -190,47 +187,11 @@ mod tests {
     }
 
     #[test]
-    fn cpp_declares_a_class_members_under_their_declarators() {
-        let src = "struct B {\n  union { char buf[4]; int cap; };\n  char *data() const { return buf; }\n\
-                   template<typename I> void cons(I a);\n  static int *tp(), &rr, &(ap)();\n\
-                   void f() { int x = 0; reserve(); }\n  void reserve();\n};\nint g;\n";
-        let own = |v: &[&str]| (v.iter().map(|s| s.to_string()).collect(), false);
-        assert_eq!(
-            sites(Lang::Cpp, src),
-            [
-                own(&["B"]),
-                own(&["buf"]),
-                own(&["cap"]),
-                own(&["data"]),
-                own(&["cons"]),
-                own(&["tp", "rr", "ap"]),
-                own(&["f"]),
-                own(&["x"]),
-                own(&["reserve"]),
-            ]
-        );
-    }
-
-    #[test]
-    fn cpp_a_class_operators_are_used_anyway() {
-        let pd = &Lang::Cpp.data().unwrap().passes;
-        let src = "struct A { A &operator=(const A &); operator bool() const; };\n\
-                   bool operator==(A, A);\n";
-        let tree = parse::parse(Lang::Cpp, src.as_bytes()).unwrap();
-        let used: Vec<&str> = declaration_sites(pd, &tree, src.as_bytes())
-            .into_iter()
-            .filter(|s| s.used)
-            .map(|s| &src[s.range])
-            .collect();
-        assert_eq!(used, ["operator=", "operator bool() const"]);
-    }
-
-    #[test]
     fn cpp_declares_a_class_again_where_it_is_defined_and_types_where_they_are_named() {
         let src = "template<typename> struct rm;\ntemplate<typename T> struct rm { };\n\
                    template<> struct rm<int> : b { };\nstruct S;\nstruct S *p;\n\
                    union U { int a; };\nenum class E : int;\nenum class E : int { A };\n\
-                   typedef int *ptr;\ntypedef void (*fn)(int);\nusing al = int;\n";
+                   typedef int *ptr;\ntypedef void (*fn)(int);\ntypedef void (&fr)(int);\nusing al = int;\n";
         let own = |v: &str| (vec![v.to_string()], false);
         assert_eq!(
             sites(Lang::Cpp, src),
@@ -238,10 +199,10 @@ mod tests {
                 own("rm"),
                 own("rm"),
                 own("U"),
-                own("a"),
                 own("E"),
                 own("ptr"),
                 own("fn"),
+                own("fr"),
                 own("al")
             ]
         );

@@ -6,7 +6,7 @@ use super::*;
 impl RTree {
     /// Number the identifier tokens' spellings and mark where names are declared (the first
     /// occurrences where names are declared before use, and the `sites` of
-    /// `[[declarations]]`; a `used` site on its node), and the callees among them
+    /// `[[declarations]]`), and the callees among them
     /// (tokens starting at a byte of `callees`, with whether their call is a statement
     /// alone). Each language of the text (its islands' too) takes part by its own data.
     pub(super) fn name_identifiers(
@@ -24,12 +24,7 @@ impl RTree {
         let mut declared: std::collections::HashMap<usize, bool> = Default::default();
         let mut paths: std::collections::HashMap<(usize, usize), (&[u8], bool)> =
             Default::default();
-        // The ranges of the declarations the compiler calls where no name names them.
-        let mut used: std::collections::HashSet<(usize, usize)> = Default::default();
         for s in sites {
-            if s.used {
-                used.insert((s.range.start, s.range.end));
-            }
             for &t in &s.tokens {
                 declared.insert(t, s.must_use);
             }
@@ -44,10 +39,6 @@ impl RTree {
         for n in self.preorder() {
             let node = self.node(n);
             let range = (node.start as usize, node.end as usize);
-            // The outermost node of the range stands for it.
-            if used.remove(&range) {
-                marks.push((n.index(), USED));
-            }
             if let Some(&(path, must)) = paths.get(&range) {
                 // The outermost node of the declaration's range stands for it.
                 paths.remove(&range);
