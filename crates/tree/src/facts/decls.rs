@@ -191,7 +191,8 @@ mod tests {
         let src = "template<typename> struct rm;\ntemplate<typename T> struct rm { };\n\
                    template<> struct rm<int> : b { };\nstruct S;\nstruct S *p;\n\
                    union U { int a; };\nenum class E : int;\nenum class E : int { A };\n\
-                   typedef int *ptr;\ntypedef void (*fn)(int);\ntypedef void (&fr)(int);\nusing al = int;\n";
+                   typedef int *ptr;\ntypedef void (*fn)(int);\ntypedef void (&fr)(int);\n\
+                   using al = int;\n";
         let own = |v: &str| (vec![v.to_string()], false);
         assert_eq!(
             sites(Lang::Cpp, src),
