@@ -508,16 +508,14 @@ impl RTree {
     /// no name (an anonymous union's members).
     pub fn is_local_scope(&self, n: NodeId) -> bool {
         let passes = &self.data(n).passes;
-        let scopes = &passes.local_scopes;
-        if scopes.is_empty()
-            || !(scopes.contains(self.kind(n)) || scopes.contains(self.inner_kind(n)))
-        {
+        let of = |kinds: &std::collections::HashSet<String>, m: NodeId| {
+            kinds.contains(self.kind(m)) || kinds.contains(self.inner_kind(m))
+        };
+        if passes.local_scopes.is_empty() || !of(&passes.local_scopes, n) {
             return false;
         }
         let open = |p: NodeId| {
-            (passes.anonymous.contains(self.kind(p))
-                || passes.anonymous.contains(self.inner_kind(p)))
-                && !self.children(p).iter().any(|&c| self.name(c).is_some())
+            of(&passes.anonymous, p) && !self.children(p).iter().any(|&c| self.name(c).is_some())
         };
         !self.parent(n).is_some_and(open)
     }
