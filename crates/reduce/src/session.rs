@@ -45,8 +45,10 @@ pub(crate) trait Tree: Sync {
     /// The node's replacement is empty (the Coarse algorithms' filter).
     fn replacement_is_empty(&self, n: Self::Node) -> bool;
     /// Pruning the node would not change the text but for white space: its replacement is
-    /// its own text (`(a)` for a parenthesized expression `(a)`). DDMIN leaves such nodes
-    /// alone, so they stay open to hoisting and their children are still visited.
+    /// its own text (`(a)` for a parenthesized expression `(a)`), or one as long that would
+    /// move a name up the order of names (`B` -> `a`, see `RTree`'s implementation). DDMIN
+    /// leaves such nodes alone, so they stay open to hoisting and their children are still
+    /// visited.
     fn prune_is_noop(&self, _n: Self::Node) -> bool {
         false
     }
@@ -155,11 +157,20 @@ impl Tree for RTree {
     }
     fn prune_is_noop(&self, n: NodeId) -> bool {
         let r = RTree::replacement(self, n);
-        let solid = |b: &u8| !b.is_ascii_whitespace();
-        !r.is_empty()
-            && r.iter()
-                .filter(|b| solid(b))
-                .eq(RTree::text(self, n).iter().filter(|b| solid(b)))
+        if r.is_empty() {
+            return false;
+        }
+        let solid = |s: &[u8]| -> Vec<u8> {
+            s.iter()
+                .copied()
+                .filter(|b| !b.is_ascii_whitespace())
+                .collect()
+        };
+        let (r, t) = (solid(r), solid(&RTree::text(self, n)));
+        // A replacement as long as the token that is no fixed word must come before it in
+        // the order (length, bytes) that `replace-ids` moves names down: `B` -> `a` would
+        // undo what it did (`a` -> `B`), and the rounds would go round.
+        r == t || (r.len() == t.len() && r > t && !self.lang().is_fixed(&r))
     }
     fn compatible(&self, a: NodeId, b: NodeId) -> bool {
         RTree::compatible(self, a, b)

@@ -229,3 +229,19 @@ fn a_round_with_token_replacements_ends_the_rounds() {
         );
     }
 }
+
+#[test]
+fn a_token_is_not_replaced_by_a_name_as_long_that_comes_after_it() {
+    use crate::session::Tree;
+    // Java replaces a name by `a`: `x` -> `a` moves down the order (length, bytes) in which
+    // `replace-ids` moves names, `B` -> `a` would move up it and undo `replace-ids`' `a` -> `B`.
+    let tree = RTree::build(treedd_tree::Lang::Java, b"class B { B x; }").unwrap();
+    let noop = |spelling: &[u8]| -> Vec<bool> {
+        (tree.preorder().into_iter())
+            .filter(|&n| RTree::is_token(&tree, n) && RTree::text(&tree, n) == spelling)
+            .map(|n| Tree::prune_is_noop(&tree, n))
+            .collect()
+    };
+    assert_eq!(noop(b"B"), [true, true]);
+    assert_eq!(noop(b"x"), [false]);
+}
