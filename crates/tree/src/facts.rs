@@ -97,6 +97,10 @@ pub struct Facts {
     /// Every token in source order (a literal counts as one token); comments included.
     pub tokens: Vec<Range<usize>>,
     pub idents: Vec<Ident>,
+    /// Spellings of identifiers that no declaration of the file declares, in a language
+    /// whose `[[declarations]]` are all its declarations (`rename_declared` in passes.toml):
+    /// names of a library, which keep their spelling when the others are renamed.
+    pub library: HashSet<Vec<u8>>,
     pub literals: Vec<Literal>,
     pub functions: Vec<ListSite>,
     pub calls: Vec<ListSite>,
@@ -362,6 +366,26 @@ fn add_facts(
     for t in templates {
         let candidates = t.candidates(&facts.idents[first_ident..], src);
         facts.templates.extend(candidates);
+    }
+    if pd.rename_declared {
+        let idents = &facts.idents[first_ident..];
+        let ends: HashMap<usize, usize> = idents
+            .iter()
+            .map(|i| (i.range.start, i.range.end))
+            .collect();
+        let declared: HashSet<&[u8]> = declaration_sites(pd, tree, src)
+            .iter()
+            .filter(|d| !d.imports)
+            .flat_map(|d| &d.tokens)
+            .filter_map(|t| Some(&src[*t..*ends.get(t)?]))
+            .collect();
+        let library: Vec<Vec<u8>> = idents
+            .iter()
+            .map(|i| &src[i.range.clone()])
+            .filter(|w| !declared.contains(w))
+            .map(<[u8]>::to_vec)
+            .collect();
+        facts.library.extend(library);
     }
     if !pd.bodies.is_empty() && pd.declarations.iter().any(|d| d.must_use) {
         let tied = bodies::tied(pd, tree, &facts.idents[first_ident..], src);

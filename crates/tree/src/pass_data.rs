@@ -27,6 +27,8 @@ struct PassSpec {
     #[serde(default)]
     implicit_calls: bool,
     #[serde(default)]
+    rename_declared: bool,
+    #[serde(default)]
     pub reserved: Vec<String>,
     #[serde(default)]
     contextual: Vec<String>,
@@ -235,6 +237,14 @@ pub(crate) struct DeclarationSpec {
     /// declaration).
     #[serde(default)]
     pub with: Option<String>,
+    /// Only declarations without a child at this step of a field path (a field, or a kind of
+    /// named child: Java's `import a.b.*;` has an `asterisk` and declares no name of its own).
+    #[serde(default)]
+    pub without: Option<String>,
+    /// The declaration brings in a library's name (Java's import), which `rename_declared`
+    /// leaves alone as it does the names that no declaration declares.
+    #[serde(default)]
+    pub imports: bool,
     /// The named nodes nest (C's declarators: `T *f()` declares `f` in a function declarator
     /// inside a pointer declarator): a node on the path that neither is nor holds an
     /// identifier takes the path's last step again, or else stands for its one named child
@@ -423,6 +433,10 @@ pub(crate) struct PassData {
     /// A call may name a function declared nowhere (C89's implicit declaration), so whether
     /// a call refers to the function's declaration depends on the oracle's compiler.
     pub implicit_calls: bool,
+    /// `[[declarations]]` are every place the language declares a name: a spelling that none
+    /// of them declares names something of a library (Java's `String`, `java`), which
+    /// `rename` leaves alone.
+    pub rename_declared: bool,
     /// Per group: words that may replace a spelling of the group besides the file's own.
     pub extras: Vec<Vec<String>>,
     /// Words a new name must never be (keywords of the grammar and `contextual` words
@@ -491,6 +505,7 @@ impl PassData {
             defined_before_use: spec.defined_before_use,
             indentation: spec.indentation,
             implicit_calls: spec.implicit_calls,
+            rename_declared: spec.rename_declared,
             ..PassData::default()
         };
         for d in &spec.declarations {
@@ -502,6 +517,9 @@ impl PassData {
             }
             for p in d.path.iter().chain(&d.with) {
                 field(p)?;
+            }
+            if let Some(f) = &d.without {
+                step(f)?;
             }
         }
         data.declarations = spec.declarations;

@@ -79,12 +79,13 @@ pub(super) fn fresh_name(next: &mut usize, word: &[u8], usable: impl Fn(&[u8]) -
 
 /// For each spelling worth renaming: its occurrences and its new name. The most frequent
 /// spellings get the shortest names, capitalised as the spelling is; a fixed word is never
-/// renamed, a name is never a reserved word, a keyword, or any token already in the file,
-/// and a spelling is only renamed to something shorter.
+/// renamed, nor a library's name ([`Facts::library`]), a name is never a reserved word, a
+/// keyword, or any token already in the file, and a spelling is only renamed to something
+/// shorter.
 fn rename_plan(text: &[u8], lang: Lang, facts: &Facts) -> Vec<(Vec<Range<usize>>, Vec<u8>)> {
     let taken: HashSet<&[u8]> = facts.tokens.iter().map(|t| &text[t.clone()]).collect();
     let mut words = spellings(text, facts);
-    words.retain(|(w, _)| !lang.is_fixed(w) && w.len() > 1);
+    words.retain(|(w, _)| !lang.is_fixed(w) && w.len() > 1 && !facts.library.contains(w));
     // Stable: ties keep the order of first occurrence.
     words.sort_by_key(|(w, occ)| std::cmp::Reverse(occ.len() * w.len()));
     let mut next = 0;

@@ -63,6 +63,27 @@ fn rename_keeps_what_the_oracle_needs_in_few_runs() {
 }
 
 #[test]
+fn rename_leaves_the_names_a_java_file_does_not_declare() {
+    // `String`, `List` and `java.util` are a library's, `List` brought in by an import: one
+    // run renames everything else, labels and pattern variables too.
+    let src = "import java.util.List;\nclass Main { String label;\n\
+               void show(List<String> items, Object o) {\n\
+               outer: for (String item : items) { if (o instanceof String text) break outer; }\n\
+               } }";
+    let (out, runs) = run(Lang::Java, src, Pass::Rename, |c| {
+        c.contains("java.util.List;") && c.contains("<String>")
+    });
+    assert_eq!(
+        out,
+        "import java.util.List;\nclass D { String c;\n\
+         void e(List<String> a, Object o) {\n\
+         b: for (String f : a) { if (o instanceof String g) break b; }\n\
+         } }"
+    );
+    assert_eq!(runs, 1);
+}
+
+#[test]
 fn literals_shrink_together_and_alone() {
     let src = "int x = 0x5BL; int y = 1234; char *s = \"long string\"; int z = 77;";
     let (out, _) = run(Lang::C, src, Pass::Literals, |c| !c.contains("z = 0"));

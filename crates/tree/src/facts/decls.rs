@@ -19,6 +19,8 @@ pub(crate) struct DeclSite {
     pub path_name: Option<Vec<u8>>,
     /// Rejected by the compiler when nothing uses it.
     pub must_use: bool,
+    /// Brings in a library's name (see `DeclarationSpec::imports`).
+    pub imports: bool,
 }
 
 /// Every declaration of `pd.declarations` in `tree`, in source order.
@@ -40,6 +42,7 @@ pub(crate) fn declaration_sites(
             s.kinds.iter().any(|k| k == kind)
                 && (s.within.is_empty() || within(node, s))
                 && (s.with.as_ref()).is_none_or(|f| node.child_by_field_name(f).is_some())
+                && (s.without.as_ref()).is_none_or(|f| super::step_children(node, f).is_empty())
         });
         if let Some(spec) = spec {
             out.extend(site(node, spec, pd, src));
@@ -132,6 +135,7 @@ fn site(
         tokens,
         path_name,
         must_use: spec.must_use,
+        imports: spec.imports,
     })
 }
 
@@ -182,6 +186,23 @@ mod tests {
                 own(&["x", "y"], true),
                 own(&["z"], true),
                 own(&["i"], true),
+            ]
+        );
+    }
+
+    #[test]
+    fn java_imports_declare_their_last_name_but_a_wildcard_none() {
+        let src = "import java.util.*;\nimport java.util.List;\n\
+                   import static java.util.concurrent.TimeUnit.NANOSECONDS;\n\
+                   import static java.lang.Math.*;\nclass A { List x; }\n";
+        let own = |v: &[&str]| (v.iter().map(|s| s.to_string()).collect(), false);
+        assert_eq!(
+            sites(Lang::Java, src),
+            [
+                own(&["List"]),
+                own(&["NANOSECONDS"]),
+                own(&["A"]),
+                own(&["x"])
             ]
         );
     }
