@@ -332,6 +332,55 @@ fn java_classes_keep_what_they_use_declared_after_them() {
     );
 }
 
+/// A Java class that uses library classes it imports, beside a class nothing needs that
+/// imports others: an import declares its last name, so a kept class keeps the imports it
+/// uses, and names the file never declares (`List`, `String`, `java`) are a library's, which
+/// `rename` leaves alone (`rename_declared`).
+const JAVA_IMPORTS: &str = r#"import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+public class M {
+    public static int marker() {
+        List<String> names = new ArrayList<>();
+        names.add("first");
+        return names.size() * 21;
+    }
+}
+
+class Table {
+    Map<String, Integer> counts = new HashMap<>();
+    int count(String key) {
+        return counts.getOrDefault(key, 0);
+    }
+}
+"#;
+
+#[test]
+fn java_imports_stay_with_their_users_and_library_names_keep_their_spelling() {
+    let d = Dir::new();
+    d.write("M.java", JAVA_IMPORTS);
+    compiler_oracle(&d, &JAVAC, "size");
+    // One job: the runs of each pass are the same every time.
+    let (out, stats) = reduce(&d, "M.java", &["-j", "1"]);
+    assert!(!out.contains("Table") && !out.contains("HashMap"), "{out}");
+    assert!(out.contains("import java.util."), "{out}");
+    let runs = |pass: &str, round: u64| -> u64 {
+        let rounds = stats["rounds"].as_array().unwrap().iter();
+        rounds
+            .filter(|r| r["pass"] == pass && (round == 0 || r["round"] == round))
+            .map(|r| r["oracle_runs"].as_u64().unwrap())
+            .sum()
+    };
+    // `rename`'s first candidate, every name the file declares renamed, compiles: without
+    // the data it renamed `List` and `size` too, and ddmin needed 32 runs.
+    assert!(runs("rename", 0) <= 2, "{stats}");
+    // No candidate of the first tree phase drops an import its user keeps: 57 runs without
+    // the imports' data, 35 with it.
+    assert!(runs("tree", 1) <= 40, "{stats}");
+}
+
 /// A TypeScript module whose functions use a function, an interface and a type alias declared
 /// after them: tsc rejects a name declared nowhere, so a use keeps its declaration.
 const TS_ITEMS: &str = r#"export function marker(): number {
