@@ -1,2 +1,2 @@
 template <typename> scale() {}
-int a { scale(); }
+int T { scale(); }
