@@ -160,17 +160,20 @@ impl Tree for RTree {
         if r.is_empty() {
             return false;
         }
-        let solid = |s: &[u8]| -> Vec<u8> {
-            s.iter()
-                .copied()
-                .filter(|b| !b.is_ascii_whitespace())
-                .collect()
-        };
-        let (r, t) = (solid(r), solid(&RTree::text(self, n)));
+        let text = RTree::text(self, n);
+        // The bytes that are no white space, read lazily: a large node's text differs from
+        // its short replacement within the first few of them.
+        fn solid(s: &[u8]) -> impl Iterator<Item = u8> + '_ {
+            s.iter().copied().filter(|b| !b.is_ascii_whitespace())
+        }
+        let r: Vec<u8> = solid(r).collect();
+        let t = || solid(&text);
         // A replacement as long as the token that is no fixed word must come before it in
         // the order (length, bytes) that `replace-ids` moves names down: `B` -> `a` would
         // undo what it did (`a` -> `B`), and the rounds would go round.
-        r == t || (r.len() == t.len() && r > t && !self.lang().is_fixed(&r))
+        t().take(r.len() + 1).count() == r.len()
+            && (r.iter().copied().eq(t())
+                || (r.iter().copied().gt(t()) && !self.lang().is_fixed(&r)))
     }
     fn compatible(&self, a: NodeId, b: NodeId) -> bool {
         RTree::compatible(self, a, b)
