@@ -2,7 +2,7 @@
 //! oracle: the reduced program still compiles and prints 42, the transformation took place
 //! (its pass accepted a candidate), and what the program needs stays.
 
-use crate::util::{is_interesting, Dir};
+use crate::util::{is_interesting, rounds_sum, Dir};
 
 /// A C++ program that must still print 42 when compiled with g++ and run.
 const PRINTS_42: &str = r#"case "$1" in /*) b="$1.bin" ;; *) b="./$1.bin" ;; esac
@@ -32,13 +32,7 @@ fn reduce(file: &str, text: &str, passes: &str, counted: &[&str]) -> (String, u6
     let out = d.read_string(&format!("{stem}.reduced.cpp"));
     assert!(is_interesting(&oracle, file, out.as_bytes()), "{out}");
     let s = d.stats("s.json");
-    let accepted = s["rounds"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|r| counted.iter().any(|p| r["pass"] == *p))
-        .map(|r| r["accepted"].as_u64().unwrap())
-        .sum();
+    let accepted = rounds_sum(&s, "accepted", |r| counted.iter().any(|p| r["pass"] == *p));
     (out, accepted)
 }
 

@@ -2,7 +2,7 @@
 //! transformation or data change, with the language's real tool as the oracle (go, rustc,
 //! python3, tsc, javac).
 
-use crate::util::{is_interesting, Dir};
+use crate::util::{is_interesting, rounds_sum, Dir};
 
 // Names: renaming (contextual keywords, the case of a first letter) and aliases inlined.
 mod names;
@@ -366,12 +366,10 @@ fn java_imports_stay_with_their_users_and_library_names_keep_their_spelling() {
     let (out, stats) = reduce(&d, "M.java", &["-j", "1"]);
     assert!(!out.contains("Table") && !out.contains("HashMap"), "{out}");
     assert!(out.contains("import java.util."), "{out}");
-    let runs = |pass: &str, round: u64| -> u64 {
-        let rounds = stats["rounds"].as_array().unwrap().iter();
-        rounds
-            .filter(|r| r["pass"] == pass && (round == 0 || r["round"] == round))
-            .map(|r| r["oracle_runs"].as_u64().unwrap())
-            .sum()
+    let runs = |pass: &str, round: u64| {
+        rounds_sum(&stats, "oracle_runs", |r| {
+            r["pass"] == pass && (round == 0 || r["round"] == round)
+        })
     };
     // `rename`'s first candidate, every name the file declares renamed, compiles: without
     // the data it renamed `List` and `size` too, and ddmin needed 32 runs.

@@ -3,7 +3,7 @@
 
 use expect_test::expect;
 
-use crate::util::{is_interesting, Dir};
+use crate::util::{is_interesting, rounds_sum, Dir};
 
 fn stats(d: &Dir) -> serde_json::Value {
     serde_json::from_slice(&d.read("stats.json")).unwrap()
@@ -30,13 +30,7 @@ fn reduce_with(d: &Dir, passes: &str, file: &str, extra: &[&str]) -> String {
 
 /// Candidates of `pass` accepted over all rounds (`--stats` `rounds`).
 fn accepted(s: &serde_json::Value, pass: &str) -> u64 {
-    s["rounds"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|r| r["pass"] == pass)
-        .map(|r| r["accepted"].as_u64().unwrap())
-        .sum()
+    rounds_sum(s, "accepted", |r| r["pass"] == pass)
 }
 
 /// Identifiers of `text` (runs of letters, digits and `_` starting with a letter or `_`).

@@ -350,3 +350,18 @@ pub fn kill(child: &Child, signal: &str) {
         .unwrap();
     assert!(sent.success());
 }
+
+/// The sum of `field` (`accepted`, `oracle_runs`) over the `--stats` `rounds` records that
+/// `keep` keeps (a pass, a round).
+pub fn rounds_sum(
+    stats: &serde_json::Value,
+    field: &str,
+    keep: impl Fn(&serde_json::Value) -> bool,
+) -> u64 {
+    let rounds = stats["rounds"].as_array().expect("--stats has rounds");
+    rounds
+        .iter()
+        .filter(|r| keep(r))
+        .map(|r| r[field].as_u64().unwrap())
+        .sum()
+}
