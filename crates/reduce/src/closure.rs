@@ -35,7 +35,8 @@
 //! that use stays. What is neither used from outside nor referred to by what is is the
 //! unused part of the list, and the visit's first test removes all of it at once
 //! (`hdd::prune_all`), as C-Vise's `remove-unused-function` does with clang's semantic
-//! analysis: the names' occurrences stand in for it here.
+//! analysis: the names' occurrences stand in for it here. When that test fails, DDMIN splits
+//! the rest apart from the used part, so that most of its parts hold siblings of one kind.
 //!
 //! The relation is a guess from spellings even so: two unrelated locals of the same name make
 //! a sibling refer to one it does not need, which then stays with it. So rounds with the

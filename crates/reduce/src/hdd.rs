@@ -496,6 +496,13 @@ fn after_ddmin<T: Tree>(
     out
 }
 
+/// The configuration (ascending) that keeps the positions `sub` of `order`, a permutation.
+fn in_order(order: &[usize], sub: &[usize]) -> Vec<usize> {
+    let mut out: Vec<usize> = sub.iter().map(|&i| order[i]).collect();
+    out.sort_unstable();
+    out
+}
+
 /// The weights of `nodes` when the list minimizer reads them.
 fn weights_of<T: Tree>(s: &Session<T>, nodes: &[T::Node]) -> Option<Vec<u64>> {
     s.ddmin
@@ -713,8 +720,38 @@ fn prune_all<T: Tree>(s: &mut Session<T>, nodes: &[T::Node], step: Step) -> Vec<
     let used = (closure.as_ref())
         .and_then(|c| c.used_from_outside())
         .filter(|kept| kept.len() < nodes.len());
-    let kept = match used.filter(|kept| test(kept)) {
-        Some(kept) => kept,
+    let kept = match used {
+        Some(used) if test(&used) => used,
+        // The failure needs more than the used part: its own code, or a declaration the
+        // spellings do not show as used. DDMIN splits the other siblings first and the used
+        // part last, so that its parts are mostly of one kind: where most siblings are used
+        // (a library class whose members the program calls), a part in syntactic order
+        // would almost always hold one, and every complement test would fail.
+        Some(used) => {
+            let order: Vec<usize> = (0..nodes.len())
+                .filter(|i| used.binary_search(i).is_err())
+                .chain(used.iter().copied())
+                .collect();
+            let at = |sub: &[usize]| in_order(&order, sub);
+            let closed_at = |sub: &[usize]| closed_candidate(&at(sub));
+            let after_at = |sub: &[usize]| after(&at(sub));
+            let ahead = JudgeAhead {
+                judge,
+                base: current,
+                candidate: &closed_at,
+                then: Some(&after_at),
+            };
+            let weights: Option<Vec<u64>> =
+                (weights.as_deref()).map(|w| order.iter().map(|&i| w[i]).collect());
+            let sub = ddmin_indices_ahead(
+                order.len(),
+                weights.as_deref(),
+                &|sub| test(&at(sub)),
+                &s.ddmin,
+                Some(&ahead),
+            );
+            at(&sub)
+        }
         None => ddmin_indices_ahead(
             nodes.len(),
             weights.as_deref(),

@@ -124,6 +124,34 @@ fn one_run_removes_the_siblings_nothing_outside_them_uses() {
 }
 
 #[test]
+fn when_the_used_siblings_are_not_enough_ddmin_splits_the_others_first() {
+    // `main` uses `a` to `f` of `lib`, and the failure needs `k` too, which nothing uses
+    // (the crashing code, or a declaration the spellings do not show as used): the first test
+    // of `lib`'s visit fails. DDMIN then splits `x`, `y` and `k` apart from the six used
+    // siblings: 25 tests, where in syntactic order, with a used sibling in almost every part,
+    // it takes 35.
+    let src = "(r (lib (s .a) (s .b) (s .c) (s .x) (s .d) (s .e) (s .y) (s .f) (s .k)) \
+               (main .m .a .b .c .d .e .f))";
+    let config = TreeConfig {
+        closure: true,
+        ..hddr(TraversalOrder::UsesFirst)
+    };
+    // Each used name twice: its declaration in `lib` and its use in `main`.
+    let needs = |c: &str| {
+        let twice = |t: &&str| c.split(' ').filter(|w| w == t).count() == 2;
+        has(c, "m") && has(c, "k") && ["a", "b", "c", "d", "e", "f"].iter().all(twice)
+    };
+    let (out, log) = run(src, &config, needs);
+    assert_eq!(out, "a b c d e f k m a b c d e f");
+    let first = (log.iter())
+        .position(|c| c == "a b c d e f m a b c d e f")
+        .expect("the first test of lib's visit");
+    // The first half keeps the three unused siblings and `a`.
+    assert_eq!(log[first + 1], "a x y k m a b c d e f");
+    assert_eq!(log.len() - first - 1, 25, "{log:?}");
+}
+
+#[test]
 fn tag_nodes_skips_hidden_and_pruned() {
     let mut t = Toy::parse("(p (a .x y) (b z))");
     let b = t.children(t.root())[1];
