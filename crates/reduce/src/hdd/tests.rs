@@ -293,9 +293,9 @@ fn uses_first_visits_a_declaration_after_the_code_that_uses_it() {
 #[test]
 fn used_later_marks_the_nodes_holding_a_first_occurrence_used_after_them() {
     let tree = Toy::parse("(prog (a x y) (b y) (c z) (d x (e w) w))");
-    let later = super::used_later(&tree, false);
+    let later = super::work_list::used_later(&tree, false);
     assert!(
-        super::used_later(&tree, true).iter().all(|&l| !l),
+        super::work_list::used_later(&tree, true).iter().all(|&l| !l),
         "the closure's names"
     );
     let marked: Vec<String> = (0..later.len())
