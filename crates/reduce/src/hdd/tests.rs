@@ -295,7 +295,9 @@ fn used_later_marks_the_nodes_holding_a_first_occurrence_used_after_them() {
     let tree = Toy::parse("(prog (a x y) (b y) (c z) (d x (e w) w))");
     let later = super::work_list::used_later(&tree, false);
     assert!(
-        super::work_list::used_later(&tree, true).iter().all(|&l| !l),
+        super::work_list::used_later(&tree, true)
+            .iter()
+            .all(|&l| !l),
         "the closure's names"
     );
     let marked: Vec<String> = (0..later.len())
