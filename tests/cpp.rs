@@ -286,21 +286,6 @@ fn cpp_a_member_type_is_kept_with_the_members_that_use_it() {
 }
 
 #[test]
-fn cpp_a_member_used_above_its_declaration_is_kept_with_its_user() {
-    // `box`'s first member `get` (which `main` calls) returns the field `_M_val`, declared
-    // below forty member functions that nothing calls: a class's scope is the whole class,
-    // so the field's declaration, not the name's first occurrence in `get`, declares it.
-    // The visit of `box`'s members keeps `get` and the field and removes the forty in its
-    // first test.
-    forty_unused_go_in_one_run(
-        "#include <cstdio>\nstruct box {\nint get() { return _M_val; }\n",
-        "int _M_val = 42;\n",
-        "};\nint main() { std::printf(\"%d\\n\", box{}.get()); return 0; }\n",
-        "_M_val",
-    );
-}
-
-#[test]
 fn cpp_an_anonymous_union_declares_its_members_for_the_class() {
     // `box` has forty member functions that nothing calls and an anonymous union whose
     // member `buf` `get` uses (`main` calls `get`): the union's body is no scope of its own,

@@ -251,10 +251,6 @@ pub(crate) struct DeclarationSpec {
     /// (a reference declarator has no field).
     #[serde(default)]
     pub nested: bool,
-    /// Only identifier tokens of these kinds (C++'s members declare their `field_identifier`,
-    /// not a constructor's class name); empty: every kind of `identifiers`.
-    #[serde(default)]
-    pub tokens: Vec<String>,
 }
 
 /// `[[merges]]`: declarations of several variables (`int a, b;`). A declaration of `kinds`
@@ -524,13 +520,6 @@ impl PassData {
             }
             if let Some(f) = &d.without {
                 step(f)?;
-            }
-            for k in &d.tokens {
-                if !spec.identifiers.contains(k) {
-                    return Err(format!(
-                        "grammars/{lang}/passes.toml: token kind `{k}` is not in `identifiers`"
-                    ));
-                }
             }
         }
         data.declarations = spec.declarations;
