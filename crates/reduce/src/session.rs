@@ -45,10 +45,10 @@ pub(crate) trait Tree: Sync {
     /// The node's replacement is empty (the Coarse algorithms' filter).
     fn replacement_is_empty(&self, n: Self::Node) -> bool;
     /// Pruning the node would not change the text but for white space: its replacement is
-    /// its own text (`(a)` for a parenthesized expression `(a)`), or one as long that would
-    /// move a name up the order of names (`B` -> `a`, see `RTree`'s implementation). DDMIN
-    /// leaves such nodes alone, so they stay open to hoisting and their children are still
-    /// visited.
+    /// its own text (`(a)` for a parenthesized expression `(a)`), or one that only renames
+    /// and would move a name up the order of names (`B` -> `a`, see `RTree`'s implementation).
+    /// DDMIN leaves such nodes alone, so they stay open to hoisting and their children are
+    /// still visited.
     fn prune_is_noop(&self, _n: Self::Node) -> bool {
         false
     }
@@ -168,12 +168,17 @@ impl Tree for RTree {
         }
         let r: Vec<u8> = solid(r).collect();
         let t = || solid(&text);
-        // A replacement as long as the token that is no fixed word must come before it in
-        // the order (length, bytes) that `replace-ids` moves names down: `B` -> `a` would
-        // undo what it did (`a` -> `B`), and the rounds would go round.
+        // A replacement as long as the text that only spells its names differently (`a.a`
+        // for `a.B`) and is no fixed word must come before it in the order (length, bytes)
+        // that `replace-ids` moves names down: `B` -> `a` would undo what it did (`a` -> `B`),
+        // and the rounds would go round. One that differs elsewhere changes the structure
+        // (`union U0` -> `union{}`, an anonymous union), whatever its bytes.
+        let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
         t().take(r.len() + 1).count() == r.len()
             && (r.iter().copied().eq(t())
-                || (r.iter().copied().gt(t()) && !self.lang().is_fixed(&r)))
+                || (r.iter().copied().gt(t())
+                    && (r.iter().copied().zip(t())).all(|(a, b)| a == b || (word(a) && word(b)))
+                    && !self.lang().is_fixed(&r)))
     }
     fn compatible(&self, a: NodeId, b: NodeId) -> bool {
         RTree::compatible(self, a, b)

@@ -245,3 +245,23 @@ fn a_token_is_not_replaced_by_a_name_as_long_that_comes_after_it() {
     assert_eq!(noop(b"B"), [true, true]);
     assert_eq!(noop(b"x"), [false]);
 }
+
+#[test]
+fn a_replacement_as_long_that_changes_more_than_names_is_tried_whatever_the_order() {
+    use crate::session::Tree;
+    let noop = |tree: &RTree, kind: &str, text: &[u8]| -> Vec<bool> {
+        (tree.preorder().into_iter())
+            .filter(|&n| RTree::kind(tree, n) == kind && RTree::text(tree, n) == text)
+            .map(|n| Tree::prune_is_noop(tree, n))
+            .collect()
+    };
+    // C replaces a union specifier by `union{}`, as long as `union U0` once the spaces go
+    // and after it in the order of bytes: an anonymous union, which frees `U0`'s definition.
+    let c = RTree::build(treedd_tree::Lang::C, b"union U0 { int a; }; union U0 f;").unwrap();
+    assert_eq!(noop(&c, "union_specifier", b"union U0"), [false]);
+    // Java replaces a field access by `a.a`, which only renames `a.B` and moves `B` up the
+    // order of names.
+    let java = b"class A { int B; void f(A a) { a.B = 1; } }";
+    let java = RTree::build(treedd_tree::Lang::Java, java).unwrap();
+    assert_eq!(noop(&java, "field_access", b"a.B"), [true]);
+}
