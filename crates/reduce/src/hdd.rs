@@ -370,7 +370,7 @@ fn hoistings<T: Tree>(
 ) {
     let tree = &*s.tree;
     for &m in nodes {
-        for d in crate::hoist::chi(tree, m) {
+        for d in crate::hoist::candidates(s, m) {
             if out.len() >= budget {
                 return;
             }

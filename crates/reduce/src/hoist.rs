@@ -37,6 +37,53 @@ pub(crate) fn chi<T: Tree>(tree: &T, n: T::Node) -> Vec<T::Node> {
     found.into_iter().map(|(_, d)| d).collect()
 }
 
+/// chi(n) without the descendants whose hoisting would take away a name that `n` declares
+/// and the rest of the text still uses, where names are declared before use and the
+/// reference closure is on: such a candidate cannot compile, as a prune the closure leaves
+/// out (a library class that the program uses, whose nested types chi(n) finds). The
+/// round without the closure that ends the rounds tries them all.
+pub(crate) fn candidates<T: Tree>(s: &Session<T>, n: T::Node) -> Vec<T::Node> {
+    let tree = &*s.tree;
+    let mut found = chi(tree, n);
+    if found.is_empty() || !s.closure || !tree.declares_before_use() {
+        return found;
+    }
+    let totals = s.name_counts();
+    // The names `m`'s subtree holds (with their counts) and declares outside its local scopes.
+    let names = |m: T::Node| {
+        let mut held: std::collections::HashMap<u32, u32> = Default::default();
+        let mut declared: Vec<u32> = Vec::new();
+        let mut stack = vec![(m, false)];
+        while let Some((k, local)) = stack.pop() {
+            if tree.is_pruned(k) {
+                continue;
+            }
+            if let Some(name) = tree.name(k).filter(|_| s.closure_calls.counts(tree, k)) {
+                *held.entry(name).or_default() += 1;
+                if !local && tree.is_declaration(k) {
+                    declared.push(name);
+                }
+            }
+            let local = local || tree.is_local_scope(k);
+            stack.extend(tree.children(k).iter().map(|&c| (c, local)));
+        }
+        declared.sort_unstable();
+        declared.dedup();
+        (held, declared)
+    };
+    let (held, declared) = names(n);
+    let used: Vec<u32> = (declared.into_iter())
+        .filter(|name| totals.get(*name as usize).copied().unwrap_or(0) > held[name])
+        .collect();
+    if !used.is_empty() {
+        found.retain(|&d| {
+            let (_, keeps) = names(d);
+            used.iter().all(|name| keeps.binary_search(name).is_ok())
+        });
+    }
+    found
+}
+
 /// TMIN^chi over `nodes` (one level, or the children of one node), committing each
 /// successful hoisting (TRANSFORM) as it is found.
 ///
@@ -85,7 +132,7 @@ fn first_hoisting<T: Tree>(s: &Session<T>, image: &[T::Node]) -> Option<(usize, 
     let candidates: Vec<(usize, T::Node, T::Node)> = image
         .iter()
         .enumerate()
-        .flat_map(|(k, &n)| chi(tree, n).into_iter().map(move |d| (k, n, d)))
+        .flat_map(|(k, &n)| candidates(s, n).into_iter().map(move |d| (k, n, d)))
         .collect();
     let (judge, current) = (s.judge, s.current.as_slice());
     let i = crate::engine::driver::first_passing(judge, s.jobs(), candidates.len(), &|i| {
@@ -129,6 +176,24 @@ mod tests {
         let out = String::from_utf8(s.current).unwrap();
         let log = log.lock().unwrap().clone();
         (out, log)
+    }
+
+    #[test]
+    fn with_the_closure_a_hoisting_keeps_the_names_the_rest_uses() {
+        // The outer `e` declares `a`, `b` and `c` (their first occurrences), and `u` uses
+        // `a`: hoisting `(e c)` into its place would take `a` away, `(e a b)` keeps it.
+        let mut tree = Toy::parse("(r (e (e a b) (e c)) (u a))");
+        let (judge, _) = judge(|_| true);
+        let mut s = Session::new(&mut tree, &judge, &DdminOptions::default());
+        let outer = s.tree.children(s.tree.root())[0];
+        let texts = |s: &Session<Toy>| -> Vec<String> {
+            (super::candidates(s, outer).into_iter())
+                .map(|d| s.tree.text_of(d))
+                .collect()
+        };
+        assert_eq!(texts(&s), ["a b", "c"]);
+        s.closure = true;
+        assert_eq!(texts(&s), ["a b"]);
     }
 
     #[test]
