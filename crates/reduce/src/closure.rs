@@ -96,6 +96,28 @@ enum Place {
     In(usize),
 }
 
+/// Every name in `n`'s current subtree that counts with `calls`, in no particular order:
+/// `f(name, declares it, inside a local scope of n)` (a scope that `n` itself opens holds
+/// its descendants).
+pub(crate) fn names_in<T: Tree>(
+    tree: &T,
+    n: T::Node,
+    calls: Calls,
+    mut f: impl FnMut(u32, bool, bool),
+) {
+    let mut stack = vec![(n, false)];
+    while let Some((m, local)) = stack.pop() {
+        if tree.is_pruned(m) {
+            continue;
+        }
+        if let Some(name) = tree.name(m).filter(|_| calls.counts(tree, m)) {
+            f(name, tree.is_declaration(m), local);
+        }
+        let local = local || tree.is_local_scope(m);
+        stack.extend(tree.children(m).iter().map(|&c| (c, local)));
+    }
+}
+
 impl<N: Copy + Eq> Closure<N> {
     /// The references among `nodes` (siblings, in source order) and the declarations that
     /// must be used around them, or `None` when there are neither (then every configuration
@@ -118,7 +140,6 @@ impl<N: Copy + Eq> Closure<N> {
         calls: Calls,
         totals: Option<&[u32]>,
     ) -> Option<Self> {
-        let counts = |m| calls.counts(tree, m);
         let every = tree.declares_before_use();
         // The names each sibling holds and declares, and the siblings declaring each name
         // (in order, each once).
@@ -128,28 +149,20 @@ impl<N: Copy + Eq> Closure<N> {
         for (i, &n) in nodes.iter().enumerate() {
             let mut names = Vec::new();
             let mut own = Vec::new();
-            // (node, inside a local scope of the sibling: its names are not declared for
-            // the other siblings)
-            let mut stack = vec![(n, false)];
-            while let Some((m, local)) = stack.pop() {
-                if tree.is_pruned(m) {
-                    continue;
-                }
-                if let Some(name) = tree.name(m).filter(|_| counts(m)) {
-                    names.push(name);
-                    if tree.is_declaration(m) {
-                        own.push(name);
-                        if !local {
-                            let at = declared_in.entry(name).or_default();
-                            if at.last() != Some(&i) {
-                                at.push(i);
-                            }
+            names_in(tree, n, calls, |name, declaration, local| {
+                names.push(name);
+                if declaration {
+                    own.push(name);
+                    // Names declared inside a local scope of the sibling are not declared
+                    // for the other siblings.
+                    if !local {
+                        let at = declared_in.entry(name).or_default();
+                        if at.last() != Some(&i) {
+                            at.push(i);
                         }
                     }
                 }
-                let local = local || tree.is_local_scope(m);
-                stack.extend(tree.children(m).iter().map(|&c| (c, local)));
-            }
+            });
             own.sort_unstable();
             own.dedup();
             holds.push(names);

@@ -6,6 +6,7 @@
 //! fig. 7.7, and the interlaced HDDH family of fig. 7.8) are the traversals of `hdd.rs` with a
 //! `Step` that calls [`tmin`].
 
+use crate::closure::names_in;
 use crate::session::{candidate_test, Session, Tree};
 
 /// chi(n): the hoistable descendants of `n`. From each child of `n`, descend until a node
@@ -49,35 +50,29 @@ pub(crate) fn candidates<T: Tree>(s: &Session<T>, n: T::Node) -> Vec<T::Node> {
         return found;
     }
     let totals = s.name_counts();
-    // The names `m`'s subtree holds (with their counts) and declares outside its local scopes.
-    let names = |m: T::Node| {
-        let mut held: std::collections::HashMap<u32, u32> = Default::default();
-        let mut declared: Vec<u32> = Vec::new();
-        let mut stack = vec![(m, false)];
-        while let Some((k, local)) = stack.pop() {
-            if tree.is_pruned(k) {
-                continue;
-            }
-            if let Some(name) = tree.name(k).filter(|_| s.closure_calls.counts(tree, k)) {
+    // The names `m` declares outside its local scopes (sorted), and with `held`, how often
+    // each name occurs in it.
+    let declared = |m: T::Node, mut held: Option<&mut std::collections::HashMap<u32, u32>>| {
+        let mut out = Vec::new();
+        names_in(tree, m, s.closure_calls, |name, declaration, local| {
+            if let Some(held) = held.as_deref_mut() {
                 *held.entry(name).or_default() += 1;
-                if !local && tree.is_declaration(k) {
-                    declared.push(name);
-                }
             }
-            let local = local || tree.is_local_scope(k);
-            stack.extend(tree.children(k).iter().map(|&c| (c, local)));
-        }
-        declared.sort_unstable();
-        declared.dedup();
-        (held, declared)
+            if declaration && !local {
+                out.push(name);
+            }
+        });
+        out.sort_unstable();
+        out.dedup();
+        out
     };
-    let (held, declared) = names(n);
-    let used: Vec<u32> = (declared.into_iter())
+    let mut held = std::collections::HashMap::new();
+    let used: Vec<u32> = (declared(n, Some(&mut held)).into_iter())
         .filter(|name| totals.get(*name as usize).copied().unwrap_or(0) > held[name])
         .collect();
     if !used.is_empty() {
         found.retain(|&d| {
-            let (_, keeps) = names(d);
+            let keeps = declared(d, None);
             used.iter().all(|name| keeps.binary_search(name).is_ok())
         });
     }
