@@ -21,7 +21,9 @@ pub(super) const REPLACE_TARGETS: usize = 3;
 /// than X (a candidate never grows the text: on the JRTS inputs, `x` -> `undefined` makes
 /// outputs larger), and is a fixed word (an extra such as `int`, never renamed or replaced
 /// itself) or comes before X in the order (length, bytes), so occurrences only ever
-/// move down that order and the pass ends.
+/// move down that order and the pass ends. A library's name ([`Facts::library`]: Java's
+/// `String`) has no declaration among its occurrences: every one of them is replaced, even a
+/// single one, and only by a shorter Y, since no declaration becomes dead.
 pub(super) fn candidates(text: &[u8], lang: Lang, facts: &Facts) -> Vec<Vec<Splice>> {
     let words = spellings(text, facts);
     let mut by_group: BTreeMap<usize, Vec<(usize, &[u8])>> = BTreeMap::new();
@@ -48,7 +50,10 @@ pub(super) fn candidates(text: &[u8], lang: Lang, facts: &Facts) -> Vec<Vec<Spli
                 .filter(|(_, h)| *h == Some(g))
                 .map(|(r, _)| r.clone())
                 .collect();
-            if places.len() < 2 {
+            // A library's name (declared nowhere in the file) has no declaration among its
+            // occurrences: all of them are replaced, even a single one.
+            let first = usize::from(!facts.library.contains(word));
+            if places.len() <= first {
                 continue;
             }
             let extras = facts.group_extras.get(g).into_iter().flatten();
@@ -63,11 +68,14 @@ pub(super) fn candidates(text: &[u8], lang: Lang, facts: &Facts) -> Vec<Vec<Spli
             for target in extras.map(Vec::as_slice).chain(others) {
                 let extra = lang.is_fixed(target) && target.len() <= word.len();
                 let lower = (target.len(), target) < (word.len(), word.as_slice());
-                if !(extra || lower) || !seen.insert(target) {
+                // Replacing a library's name makes no declaration dead: only a shorter
+                // spelling pays.
+                let pays = first == 1 || target.len() < word.len();
+                if !(extra || lower) || !pays || !seen.insert(target) {
                     continue;
                 }
                 out.push(
-                    places[1..]
+                    places[first..]
                         .iter()
                         .map(|r| Splice::new(r.clone(), target))
                         .collect(),

@@ -126,6 +126,20 @@ fn replace_ids_makes_declarations_dead() {
 }
 
 #[test]
+fn replace_ids_replace_even_a_single_use_of_a_library_name() {
+    // `String` is declared nowhere in the file: its one occurrence is no declaration, so it
+    // becomes the group's `int`; `Helper`, declared by the file, keeps its first occurrence.
+    let src = "class Helper { Object show(String text) { return text; } }";
+    let (out, _) = run(Lang::Java, src, Pass::ReplaceIds, |c| {
+        c.contains("Object show") && c.contains("return text")
+    });
+    assert_eq!(
+        out,
+        "class Helper { Object show(int text) { return text; } }"
+    );
+}
+
+#[test]
 fn typedefs_are_inlined_when_the_text_does_not_grow() {
     let src = "typedef signed char small_t; small_t g; int f(small_t x) { return x; }";
     let (out, _) = run(Lang::C, src, Pass::Inline, |c| c.contains("signed char g"));
