@@ -400,6 +400,31 @@ fn java_library_types_spelled_once_become_int() {
     assert!(out.contains("(int text)"), "{out}");
 }
 
+/// A Java method that returns an object of an anonymous class of an interface the file
+/// declares: `Object` takes the interface's place and the interface goes.
+const JAVA_RETIRED_TYPE: &str = r#"public class M {
+    interface Marker {
+    }
+
+    static Object make() {
+        return new Marker() {
+        };
+    }
+}
+"#;
+
+#[test]
+fn java_type_declared_once_gives_way_to_object() {
+    let d = Dir::new();
+    d.write("M.java", JAVA_RETIRED_TYPE);
+    compiler_oracle(&d, &JAVAC, "new");
+    let (out, _) = reduce(&d, "M.java", &["-j", "1"]);
+    assert!(
+        !out.contains("interface") && out.contains("new Object"),
+        "{out}"
+    );
+}
+
 /// A TypeScript module whose functions use a function, an interface and a type alias declared
 /// after them: tsc rejects a name declared nowhere, so a use keeps its declaration.
 const TS_ITEMS: &str = r#"export function marker(): number {

@@ -101,6 +101,9 @@ pub struct Facts {
     /// whose `[[declarations]]` are all its declarations (`rename_declared` in passes.toml):
     /// names of a library, which keep their spelling when the others are renamed.
     pub library: HashSet<Vec<u8>>,
+    /// In the same languages: per spelling the file declares, the ranges of the nodes that
+    /// declare it (outside imports).
+    pub declared_at: HashMap<Vec<u8>, Vec<Range<usize>>>,
     pub literals: Vec<Literal>,
     pub functions: Vec<ListSite>,
     pub calls: Vec<ListSite>,
@@ -373,12 +376,17 @@ fn add_facts(
             .iter()
             .map(|i| (i.range.start, i.range.end))
             .collect();
-        let declared: HashSet<&[u8]> = declaration_sites(pd, tree, src)
-            .iter()
-            .filter(|d| !d.imports)
-            .flat_map(|d| &d.tokens)
-            .filter_map(|t| Some(&src[*t..*ends.get(t)?]))
-            .collect();
+        let sites = declaration_sites(pd, tree, src);
+        let mut declared: HashSet<&[u8]> = HashSet::new();
+        for d in sites.iter().filter(|d| !d.imports) {
+            for t in &d.tokens {
+                if let Some(&end) = ends.get(t) {
+                    declared.insert(&src[*t..end]);
+                    let at = facts.declared_at.entry(src[*t..end].to_vec()).or_default();
+                    at.push(d.range.clone());
+                }
+            }
+        }
         let library: Vec<Vec<u8>> = idents
             .iter()
             .map(|i| &src[i.range.clone()])

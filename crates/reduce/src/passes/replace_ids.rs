@@ -23,7 +23,8 @@ pub(super) const REPLACE_TARGETS: usize = 3;
 /// itself) or comes before X in the order (length, bytes), so occurrences only ever
 /// move down that order and the pass ends. A library's name ([`Facts::library`]: Java's
 /// `String`) has no declaration among its occurrences: every one of them is replaced, even a
-/// single one, and only by a shorter Y, since no declaration becomes dead.
+/// single one, and only by a shorter Y, since no declaration becomes dead. A name declared
+/// once may also give way to a longer extra word with its declaration ([`retirements`]).
 pub(super) fn candidates(text: &[u8], lang: Lang, facts: &Facts) -> Vec<Vec<Splice>> {
     let words = spellings(text, facts);
     let mut by_group: BTreeMap<usize, Vec<(usize, &[u8])>> = BTreeMap::new();
@@ -53,6 +54,7 @@ pub(super) fn candidates(text: &[u8], lang: Lang, facts: &Facts) -> Vec<Vec<Spli
             // A library's name (declared nowhere in the file) has no declaration among its
             // occurrences: all of them are replaced, even a single one.
             let first = usize::from(!facts.library.contains(word));
+            out.extend(retirements(facts, word, &places, g));
             if places.len() <= first {
                 continue;
             }
@@ -84,4 +86,33 @@ pub(super) fn candidates(text: &[u8], lang: Lang, facts: &Facts) -> Vec<Vec<Spli
         }
     }
     out
+}
+
+/// A name the file declares once ([`Facts::declared_at`]: Java's `interface D {}`) replaced at
+/// every use outside its declaration by a longer extra word of the group (`Object`), with
+/// the declaration removed: the text shrinks when the declaration weighs more than the
+/// longer uses.
+fn retirements(facts: &Facts, word: &[u8], places: &[Range<usize>], g: usize) -> Vec<Vec<Splice>> {
+    let Some([declaration]) = facts.declared_at.get(word).map(Vec::as_slice) else {
+        return Vec::new();
+    };
+    let uses: Vec<&Range<usize>> = (places.iter())
+        .filter(|r| r.end <= declaration.start || r.start >= declaration.end)
+        .collect();
+    if uses.is_empty() {
+        return Vec::new();
+    }
+    let extras = facts.group_extras.get(g).into_iter().flatten();
+    extras
+        .filter(|target| target.len() > word.len())
+        .filter(|target| uses.len() * (target.len() - word.len()) < declaration.len())
+        .map(|target| {
+            let mut splices: Vec<Splice> = (uses.iter())
+                .map(|r| Splice::new((*r).clone(), target))
+                .collect();
+            splices.push(Splice::new(declaration.clone(), b""));
+            splices.sort_by_key(|s| s.range.start);
+            splices
+        })
+        .collect()
 }

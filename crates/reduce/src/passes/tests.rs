@@ -140,6 +140,21 @@ fn replace_ids_replace_even_a_single_use_of_a_library_name() {
 }
 
 #[test]
+fn replace_ids_retire_a_declared_type_into_a_longer_word_of_the_library() {
+    // `D` becomes `Object` at its one use and its declaration goes: 14 bytes less.
+    let src = "interface D {} class C { Object f() { return new D() {}; } }";
+    let keep = |c: &str| c.contains("Object f") && c.contains("new Object");
+    let (out, _) = run(Lang::Java, src, Pass::ReplaceIds, keep);
+    assert_eq!(out, " class C { Object f() { return new Object() {}; } }");
+    // Seven uses would grow the text by as much as the declaration weighs, even as `int`.
+    let src = "interface D {} class C { D a; D b; D c; D d; D e; D f; D g; }";
+    let (out, _) = run(Lang::Java, src, Pass::ReplaceIds, |c| {
+        !c.contains("interface")
+    });
+    assert_eq!(out, src);
+}
+
+#[test]
 fn typedefs_are_inlined_when_the_text_does_not_grow() {
     let src = "typedef signed char small_t; small_t g; int f(small_t x) { return x; }";
     let (out, _) = run(Lang::C, src, Pass::Inline, |c| c.contains("signed char g"));
