@@ -54,7 +54,7 @@ pub(super) fn candidates(text: &[u8], lang: Lang, facts: &Facts) -> Vec<Vec<Spli
             // A library's name (declared nowhere in the file) has no declaration among its
             // occurrences: all of them are replaced, even a single one.
             let first = usize::from(!facts.library.contains(word));
-            out.extend(retirements(facts, word, &places, g));
+            out.extend(retirements(facts, word, occ, g));
             if places.len() <= first {
                 continue;
             }
@@ -89,16 +89,24 @@ pub(super) fn candidates(text: &[u8], lang: Lang, facts: &Facts) -> Vec<Vec<Spli
 }
 
 /// A name the file declares once ([`Facts::declared_at`]: Java's `interface D {}`) replaced at
-/// every use outside its declaration by a longer extra word of the group (`Object`), with
-/// the declaration removed: the text shrinks when the declaration weighs more than the
-/// longer uses.
-fn retirements(facts: &Facts, word: &[u8], places: &[Range<usize>], g: usize) -> Vec<Vec<Splice>> {
+/// every occurrence `occ` outside its declaration, when all of those are of group `g`, by a
+/// longer extra word of the group (`Object`), with the declaration removed: the text shrinks
+/// when the declaration weighs more than the longer uses.
+fn retirements(
+    facts: &Facts,
+    word: &[u8],
+    occ: &[(Range<usize>, Option<usize>)],
+    g: usize,
+) -> Vec<Vec<Splice>> {
     let Some([declaration]) = facts.declared_at.get(word).map(Vec::as_slice) else {
         return Vec::new();
     };
-    let uses: Vec<&Range<usize>> = (places.iter())
-        .filter(|r| r.end <= declaration.start || r.start >= declaration.end)
-        .collect();
+    let outside = |r: &Range<usize>| r.end <= declaration.start || r.start >= declaration.end;
+    let uses: Vec<&Range<usize>> = (occ.iter())
+        .filter(|(r, _)| outside(r))
+        .map(|(r, h)| (*h == Some(g)).then_some(r))
+        .collect::<Option<_>>()
+        .unwrap_or_default();
     if uses.is_empty() {
         return Vec::new();
     }

@@ -146,6 +146,13 @@ fn replace_ids_retire_a_declared_type_into_a_longer_word_of_the_library() {
     let keep = |c: &str| c.contains("Object f") && c.contains("new Object");
     let (out, _) = run(Lang::Java, src, Pass::ReplaceIds, keep);
     assert_eq!(out, " class C { Object f() { return new Object() {}; } }");
+    // `D.x` spells `D` as an identifier, which no extra word of the types replaces.
+    let src =
+        "interface D { int x = 1; } class C { Object f() { return new D() {}; } int g = D.x; }";
+    let (out, _) = run(Lang::Java, src, Pass::ReplaceIds, |c| {
+        !c.contains("interface")
+    });
+    assert_eq!(out, src);
     // Seven uses would grow the text by as much as the declaration weighs, even as `int`.
     let src = "interface D {} class C { D a; D b; D c; D d; D e; D f; D g; }";
     let (out, _) = run(Lang::Java, src, Pass::ReplaceIds, |c| {
