@@ -379,52 +379,6 @@ fn java_imports_stay_with_their_users_and_library_names_keep_their_spelling() {
     assert!(runs("tree", 1) <= 40, "{stats}");
 }
 
-/// A Java method whose parameter and result have library types, each spelled once: `int`
-/// takes both places (autoboxing makes `int` an `Object`).
-const JAVA_LIBRARY_TYPES: &str = r#"public class M {
-    static Object label(String text) {
-        return text;
-    }
-}
-"#;
-
-#[test]
-fn java_library_types_spelled_once_become_int() {
-    let d = Dir::new();
-    d.write("M.java", JAVA_LIBRARY_TYPES);
-    compiler_oracle(&d, &JAVAC, "text");
-    let (out, _) = reduce(&d, "M.java", &["-j", "1"]);
-    // Without the library's names among `replace-ids`' candidates, `String` and `Object`
-    // stay: each occurs once, and `rename` leaves a library's names alone.
-    assert!(!out.contains("String") && !out.contains("Object"), "{out}");
-    assert!(out.contains("(int text)"), "{out}");
-}
-
-/// A Java method that returns an object of an anonymous class of an interface the file
-/// declares: `Object` takes the interface's place and the interface goes.
-const JAVA_RETIRED_TYPE: &str = r#"public class M {
-    interface Marker {
-    }
-
-    static Object make() {
-        return new Marker() {
-        };
-    }
-}
-"#;
-
-#[test]
-fn java_type_declared_once_gives_way_to_object() {
-    let d = Dir::new();
-    d.write("M.java", JAVA_RETIRED_TYPE);
-    compiler_oracle(&d, &JAVAC, "new");
-    let (out, _) = reduce(&d, "M.java", &["-j", "1"]);
-    assert!(
-        !out.contains("interface") && out.contains("new Object"),
-        "{out}"
-    );
-}
-
 /// A TypeScript module whose functions use a function, an interface and a type alias declared
 /// after them: tsc rejects a name declared nowhere, so a use keeps its declaration.
 const TS_ITEMS: &str = r#"export function marker(): number {

@@ -1,5 +1,5 @@
-//! Names on each language's compiler's terms: which spellings are renamed and to what,
-//! and type aliases inlined into their uses.
+//! Names on each language's compiler's terms: which spellings are renamed and to what, type
+//! aliases inlined into their uses, and a library's names put in the place of the file's.
 
 use super::{compiler_oracle, reduce, JAVAC, RUSTC, TSC};
 use crate::util::Dir;
@@ -73,4 +73,50 @@ fn rust_and_typescript_type_aliases_are_inlined_into_their_uses() {
     compiler_oracle(&d, &TSC, r"-Pz '(?s)(?=.*x: number)(?=.*\.x)'");
     let (out, _) = reduce(&d, "m.ts", &[]);
     assert!(!out.contains("type") && out.contains("p: {"), "{out}");
+}
+
+/// A Java method whose parameter and result have library types, each spelled once: `int`
+/// takes both places (autoboxing makes `int` an `Object`).
+const JAVA_LIBRARY_TYPES: &str = r#"public class M {
+    static Object label(String text) {
+        return text;
+    }
+}
+"#;
+
+#[test]
+fn java_library_types_spelled_once_become_int() {
+    let d = Dir::new();
+    d.write("M.java", JAVA_LIBRARY_TYPES);
+    compiler_oracle(&d, &JAVAC, "text");
+    let (out, _) = reduce(&d, "M.java", &["-j", "1"]);
+    // Without the library's names among `replace-ids`' candidates, `String` and `Object`
+    // stay: each occurs once, and `rename` leaves a library's names alone.
+    assert!(!out.contains("String") && !out.contains("Object"), "{out}");
+    assert!(out.contains("(int text)"), "{out}");
+}
+
+/// A Java method that returns an object of an anonymous class of an interface the file
+/// declares: `Object` takes the interface's place and the interface goes.
+const JAVA_RETIRED_TYPE: &str = r#"public class M {
+    interface Marker {
+    }
+
+    static Object make() {
+        return new Marker() {
+        };
+    }
+}
+"#;
+
+#[test]
+fn java_type_declared_once_gives_way_to_object() {
+    let d = Dir::new();
+    d.write("M.java", JAVA_RETIRED_TYPE);
+    compiler_oracle(&d, &JAVAC, "new");
+    let (out, _) = reduce(&d, "M.java", &["-j", "1"]);
+    assert!(
+        !out.contains("interface") && out.contains("new Object"),
+        "{out}"
+    );
 }
