@@ -376,12 +376,12 @@ fn add_facts(
             .iter()
             .map(|i| (i.range.start, i.range.end))
             .collect();
-        let sites = declaration_sites(pd, tree, src);
-        let mut declared: HashSet<&[u8]> = HashSet::new();
-        for d in sites.iter().filter(|d| !d.imports) {
+        for d in declaration_sites(pd, tree, src)
+            .iter()
+            .filter(|d| !d.imports)
+        {
             for t in &d.tokens {
                 if let Some(&end) = ends.get(t) {
-                    declared.insert(&src[*t..end]);
                     let at = facts.declared_at.entry(src[*t..end].to_vec()).or_default();
                     at.push(d.range.clone());
                 }
@@ -390,7 +390,7 @@ fn add_facts(
         let library: Vec<Vec<u8>> = idents
             .iter()
             .map(|i| &src[i.range.clone()])
-            .filter(|w| !declared.contains(w))
+            .filter(|w| !facts.declared_at.contains_key(*w))
             .map(<[u8]>::to_vec)
             .collect();
         facts.library.extend(library);

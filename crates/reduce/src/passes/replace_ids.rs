@@ -53,7 +53,8 @@ pub(super) fn candidates(text: &[u8], lang: Lang, facts: &Facts) -> Vec<Vec<Spli
                 .collect();
             // A library's name (declared nowhere in the file) has no declaration among its
             // occurrences: all of them are replaced, even a single one.
-            let first = usize::from(!facts.library.contains(word));
+            let library = facts.library.contains(word);
+            let first = usize::from(!library);
             out.extend(retirements(facts, word, occ, g));
             if places.len() <= first {
                 continue;
@@ -72,7 +73,7 @@ pub(super) fn candidates(text: &[u8], lang: Lang, facts: &Facts) -> Vec<Vec<Spli
                 let lower = (target.len(), target) < (word.len(), word.as_slice());
                 // Replacing a library's name makes no declaration dead: only a shorter
                 // spelling pays.
-                let pays = first == 1 || target.len() < word.len();
+                let pays = !library || target.len() < word.len();
                 if !(extra || lower) || !pays || !seen.insert(target) {
                     continue;
                 }
