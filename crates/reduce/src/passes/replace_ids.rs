@@ -43,8 +43,14 @@ pub(super) fn candidates(text: &[u8], lang: Lang, facts: &Facts) -> Vec<Vec<Spli
         if lang.is_fixed(word) {
             continue;
         }
-        let mut groups: Vec<usize> = occ.iter().filter_map(|(_, g)| *g).collect();
-        groups.dedup();
+        // Each group once, in the order of its first occurrence: a word whose occurrences
+        // alternate between groups (a C tag and a variable `s`) gives each candidate once.
+        let mut groups: Vec<usize> = Vec::new();
+        for g in occ.iter().filter_map(|(_, g)| *g) {
+            if !groups.contains(&g) {
+                groups.push(g);
+            }
+        }
         for g in groups {
             let places: Vec<Range<usize>> = occ
                 .iter()

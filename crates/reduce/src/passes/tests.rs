@@ -126,6 +126,19 @@ fn replace_ids_makes_declarations_dead() {
 }
 
 #[test]
+fn replace_ids_make_each_candidate_once() {
+    // `x` is a field, a variable, a field and a variable again: each group's candidates come
+    // once, however the groups alternate.
+    let src = b"struct s { int x; int ab; } x, y; int f(void) { return x.x + y.ab + x.ab + y.x; }";
+    let facts = FactsCache::default().get(Lang::C, src).unwrap();
+    let cands = replace_ids::candidates(src, Lang::C, &facts);
+    let texts: Vec<Vec<u8>> = cands.iter().map(|c| apply(src, c)).collect();
+    let distinct: std::collections::HashSet<&Vec<u8>> = texts.iter().collect();
+    assert!(texts.len() > 2, "{}", texts.len());
+    assert_eq!(distinct.len(), texts.len());
+}
+
+#[test]
 fn replace_ids_replace_even_a_single_use_of_a_library_name() {
     // `String` is declared nowhere in the file: its one occurrence is no declaration, so it
     // becomes the group's `int`; `Helper`, declared by the file, keeps its first occurrence.
