@@ -1,9 +1,11 @@
 //! Each language's data (grammars/<lang>/) on its own compiler's terms: one test per
 //! transformation or data change, with the language's real tool as the oracle (go, rustc,
-//! python3, tsc, javac).
+//! python3, tsc, javac, g++).
 
 use crate::util::{is_interesting, rounds_sum, Dir};
 
+// C++'s early bodies step and constexpr functions.
+mod cpp_bodies;
 // Names: renaming (contextual keywords, the case of a first letter) and aliases inlined.
 mod names;
 

@@ -91,6 +91,11 @@ pub(crate) struct BodySpec {
     pub kind: String,
     pub field: String,
     pub text: String,
+    /// Words that keep a body out of the early coarse sequence when the function's text
+    /// before its body holds one (C++'s `constexpr` and deduced return types: emptied, such a
+    /// body breaks the constant expressions and the callers that use its value).
+    #[serde(default)]
+    pub coarse_unless: Vec<String>,
 }
 
 /// `[[templates]]`: generic declarations (nodes of `kinds` with their parameter list in field

@@ -57,12 +57,21 @@ const EARLY_PARTS: usize = 16;
 /// of halving size, each with the declarations that go with its bodies alone.
 pub(super) fn early(_: &[u8], _: Lang, facts: &Facts) -> Vec<Vec<Splice>> {
     let (units, ties) = level(facts, 0);
+    // The bodies `coarse_unless` keeps out (C++'s constexpr functions) are left to the
+    // round's `bodies` pass.
+    let skip: std::collections::HashSet<usize> = (facts.bodies.iter())
+        .filter(|b| b.not_coarse)
+        .map(|b| b.range.start)
+        .collect();
+    let eligible: Vec<usize> = (0..units.len())
+        .filter(|&u| !skip.contains(&units[u][0].range.start))
+        .collect();
     let mut out = Vec::new();
     let mut parts = 1;
-    while parts <= EARLY_PARTS.min(units.len()) {
+    while parts <= EARLY_PARTS.min(eligible.len()) {
         for k in 0..parts {
-            let part = k * units.len() / parts..(k + 1) * units.len() / parts;
-            out.push(applied(&units, &ties, |u| part.contains(&u)));
+            let part = &eligible[k * eligible.len() / parts..(k + 1) * eligible.len() / parts];
+            out.push(applied(&units, &ties, |u| part.binary_search(&u).is_ok()));
         }
         parts *= 2;
     }

@@ -13,6 +13,8 @@ use crate::pass_data::PassData;
 pub struct Body {
     pub range: Range<usize>,
     pub text: Vec<u8>,
+    /// Left out of the early coarse sequence (`coarse_unless` of `[[bodies]]`).
+    pub not_coarse: bool,
 }
 
 /// A declaration the compiler rejects when nothing uses it (`must_use` of `[[declarations]]`:
@@ -40,13 +42,27 @@ pub(super) fn visit(
         if let Some(body) = body.filter(|b| !b.is_missing()) {
             let text = spec.text.as_bytes();
             if chars(&src[body.byte_range()]) > chars(text) {
+                let head = &src[node.start_byte()..body.start_byte()];
+                let not_coarse =
+                    (spec.coarse_unless.iter()).any(|w| holds_word(head, w.as_bytes()));
                 bodies.push(Body {
                     range: body.byte_range(),
                     text: text.to_vec(),
+                    not_coarse,
                 });
             }
         }
     }
+}
+
+/// `text` holds `word` with no identifier character on either side.
+fn holds_word(text: &[u8], word: &[u8]) -> bool {
+    let ident = |b: Option<&u8>| b.is_some_and(|&b| b == b'_' || b.is_ascii_alphanumeric());
+    (0..text.len().saturating_sub(word.len()) + 1).any(|i| {
+        text[i..].starts_with(word)
+            && !ident(i.checked_sub(1).and_then(|j| text.get(j)))
+            && !ident(text.get(i + word.len()))
+    })
 }
 
 /// Non-whitespace bytes (the size measure).
