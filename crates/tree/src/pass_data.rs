@@ -91,9 +91,9 @@ pub(crate) struct BodySpec {
     pub kind: String,
     pub field: String,
     pub text: String,
-    /// Words that keep a body out of the early coarse sequence when the function's text
-    /// before its body holds one (C++'s `constexpr` and deduced return types: emptied, such a
-    /// body breaks the constant expressions and the callers that use its value).
+    /// Words that keep a body out of the early coarse sequence when a token of the function
+    /// before its body is one of them (C++'s `constexpr` and deduced return types: emptied,
+    /// such a body breaks the constant expressions and the callers that use its value).
     #[serde(default)]
     pub coarse_unless: Vec<String>,
 }

@@ -42,9 +42,7 @@ pub(super) fn visit(
         if let Some(body) = body.filter(|b| !b.is_missing()) {
             let text = spec.text.as_bytes();
             if chars(&src[body.byte_range()]) > chars(text) {
-                let head = &src[node.start_byte()..body.start_byte()];
-                let not_coarse =
-                    (spec.coarse_unless.iter()).any(|w| holds_word(head, w.as_bytes()));
+                let not_coarse = head_holds(node, body.start_byte(), &spec.coarse_unless, src);
                 bodies.push(Body {
                     range: body.byte_range(),
                     text: text.to_vec(),
@@ -55,14 +53,27 @@ pub(super) fn visit(
     }
 }
 
-/// `text` holds `word` with no identifier character on either side.
-fn holds_word(text: &[u8], word: &[u8]) -> bool {
-    let ident = |b: Option<&u8>| b.is_some_and(|&b| b == b'_' || b.is_ascii_alphanumeric());
-    (0..text.len().saturating_sub(word.len()) + 1).any(|i| {
-        text[i..].starts_with(word)
-            && !ident(i.checked_sub(1).and_then(|j| text.get(j)))
-            && !ident(text.get(i + word.len()))
-    })
+/// A token of `node` that starts before byte `end` (the function's text before its body) is
+/// spelled as one of `words`.
+fn head_holds(node: tree_sitter::Node<'_>, end: usize, words: &[String], src: &[u8]) -> bool {
+    if words.is_empty() {
+        return false;
+    }
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        if n.start_byte() >= end {
+            continue;
+        }
+        if n.child_count() == 0 {
+            if words.iter().any(|w| src[n.byte_range()] == *w.as_bytes()) {
+                return true;
+            }
+            continue;
+        }
+        let mut cursor = n.walk();
+        stack.extend(n.children(&mut cursor));
+    }
+    false
 }
 
 /// Non-whitespace bytes (the size measure).
