@@ -1,7 +1,8 @@
-//! C++ bodies on g++'s terms: the early `bodies` step leaves constexpr functions and deduced
-//! return types to the round's `bodies` pass.
+//! C++ bodies on g++'s terms: the early `bodies` step makes definitions declarations, removes
+//! the definitions outside their class whole, and leaves deduced return types to the round's
+//! `bodies` pass.
 
-use super::{bodies_go_first, compiler_oracle, Compiler};
+use super::{bodies_go_first, chars, compiler_oracle, reduce, Compiler};
 use crate::util::Dir;
 
 const GXX: Compiler = Compiler {
@@ -10,24 +11,61 @@ const GXX: Compiler = Compiler {
 };
 
 #[test]
-fn cpp_the_early_step_empties_the_plain_bodies_at_once() {
-    // Eight plain functions between eight constexpr ones that static_asserts evaluate: every
-    // part of the early sequence would hold a constexpr body down to its sixteenths, so
-    // without `coarse_unless` the eight plain bodies would go one by one, in 31 runs.
+fn cpp_the_early_step_leaves_deduced_return_types_to_the_round() {
+    // Eight plain functions between eight `auto` ones whose callers use the type: every part
+    // of the early sequence would hold an `auto` function down to its sixteenths, so without
+    // `coarse_unless` the eight plain bodies would go one by one, in 31 runs.
     let mut src = String::new();
     let mut plain = Vec::new();
     for i in 0..8 {
         let body = format!("{{\n    return x + {i};\n}}");
         src.push_str(&format!(
-            "constexpr int c{i}() {{\n    int v = {i};\n    return v;\n}}\n\
-             static_assert(c{i}() == {i});\n\
+            "auto c{i}() {{\n    int v = {i};\n    return v;\n}}\n\
+             int u{i} = c{i}();\n\
              int p{i}(int x) {body}\n"
         ));
         plain.push(body);
     }
-    src.push_str("auto twice(int x) {\n    return 2 * x;\n}\nint marker = twice(21);\n");
+    src.push_str("int marker(int x) {\n    return 2 * x;\n}\n");
     let d = Dir::new();
     compiler_oracle(&d, &GXX, "marker");
     let emptied: Vec<&str> = plain.iter().map(String::as_str).collect();
-    bodies_go_first(&d, "m.cpp", &src, &emptied, "{for(;;);}", 0);
+    // Each body becomes `;`.
+    bodies_go_first(&d, "m.cpp", &src, &emptied, ";", 0);
+}
+
+#[test]
+fn cpp_the_early_step_makes_definitions_declarations() {
+    // A class template whose members are defined in the class and outside it, a constexpr
+    // function nothing evaluates, and the marker. In one oracle run the constructor loses its
+    // initializers with its body, the constexpr function and the in-class member become
+    // declarations, and the definitions outside the class go with their `template <...>`:
+    // `Box<T>::get() const;` outside the class would be an error.
+    let src = "template <class T> struct Box {\n  T v;\n  Box(T x) : v(x) {\n    v = v + 1;\n    v = v * 2;\n  }\n  \
+               T get() const;\n  void set(T x);\n  T twice() const {\n    return v * 2;\n  }\n};\n\
+               template <class T> T Box<T>::get() const {\n  return v + 1;\n}\n\
+               template <class T>\nvoid Box<T>::set(T x) {\n  v = x;\n  v = v * 3;\n}\n\
+               constexpr int square(int x) {\n  return x * x;\n}\n\
+               int marker(Box<int> &b) {\n  return b.twice();\n}\n";
+    let d = Dir::new();
+    compiler_oracle(&d, &GXX, "marker");
+    d.write("m.cpp", src);
+    let (out, s) = reduce(&d, "m.cpp", &["--passes", "bodies", "-j", "1"]);
+    let early = s["rounds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["pass"] == "bodies (early)")
+        .unwrap_or_else(|| panic!("no early bodies step: {s}"));
+    // What the step leaves (the rounds go on from there).
+    let declared = "template <class T> struct Box {\n  T v;\n  Box(T x);\n  T get() const;\n  \
+                    void set(T x);\n  T twice() const;\n};\n\
+                    constexpr int square(int x);\nint marker(Box<int> &b);\n";
+    assert_eq!(early["oracle_runs"], 1, "{early}");
+    assert_eq!(
+        early["chars_removed"].as_i64().unwrap(),
+        chars(src) - chars(declared),
+        "{early}"
+    );
+    assert!(out.contains("marker"));
 }

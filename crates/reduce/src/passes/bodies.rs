@@ -54,18 +54,28 @@ impl Passes<'_> {
 const EARLY_PARTS: usize = 16;
 
 /// The early sequence (see [`Passes::early_bodies`]): the outermost bodies emptied in parts
-/// of halving size, each with the declarations that go with its bodies alone.
+/// of halving size, each with the declarations that go with its bodies alone. Where the
+/// language has a declaration form (`declare` of `[[bodies]]`), a definition becomes a
+/// declaration instead: shorter, and what a declaration leaves undefined is only wanted where
+/// a constant expression evaluates it. The bodies `coarse_unless` keeps out (C++'s constexpr
+/// functions) are left to the round's `bodies` pass.
 pub(super) fn early(_: &[u8], _: Lang, facts: &Facts) -> Vec<Vec<Splice>> {
-    let (units, ties) = level(facts, 0);
-    // The bodies `coarse_unless` keeps out (C++'s constexpr functions) are left to the
-    // round's `bodies` pass.
-    let skip: std::collections::HashSet<usize> = (facts.bodies.iter())
-        .filter(|b| b.not_coarse)
-        .map(|b| b.range.start)
-        .collect();
-    let eligible: Vec<usize> = (0..units.len())
-        .filter(|&u| !skip.contains(&units[u][0].range.start))
-        .collect();
+    let (mut units, ties) = level(facts, 0);
+    let mut eligible = Vec::new();
+    let mut end = 0;
+    for (i, (unit, at)) in units.iter_mut().zip(outermost(facts)).enumerate() {
+        let body = &facts.bodies[at];
+        if let Some((range, text)) = &body.declaration {
+            // A definition removed whole may start before the end of the one in front.
+            if range.start >= end {
+                unit[0] = Splice::new(range.clone(), text);
+            }
+        }
+        end = unit[0].range.end;
+        if !body.not_coarse {
+            eligible.push(i);
+        }
+    }
     let mut out = Vec::new();
     let mut parts = 1;
     while parts <= EARLY_PARTS.min(eligible.len()) {
@@ -76,6 +86,19 @@ pub(super) fn early(_: &[u8], _: Lang, facts: &Facts) -> Vec<Vec<Splice>> {
         parts *= 2;
     }
     out
+}
+
+/// The indices of the bodies of depth 0 (inside no other body), in source order.
+fn outermost(facts: &Facts) -> impl Iterator<Item = usize> + '_ {
+    let mut end = 0;
+    (0..facts.bodies.len()).filter(move |&i| {
+        let range = &facts.bodies[i].range;
+        let top = range.start >= end;
+        if top {
+            end = range.end;
+        }
+        top
+    })
 }
 
 /// The units of one level's ddmin (each body at `depth`, the number of bodies around it,

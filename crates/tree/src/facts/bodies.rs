@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 use super::{declaration_sites, Ident};
-use crate::pass_data::PassData;
+use crate::pass_data::{DeclareSpec, PassData};
 
 /// A body of a function that may take a text valid wherever it is (`[[bodies]]`): Python's
 /// `0`, Rust's `{loop{}}`.
@@ -15,6 +15,10 @@ pub struct Body {
     pub text: Vec<u8>,
     /// Left out of the early coarse sequence (`coarse_unless` of `[[bodies]]`).
     pub not_coarse: bool,
+    /// The early coarse sequence's splice for this body, where `[[bodies]]` has `declare`:
+    /// the range it replaces (the body and what stands between it and the declarator, or the
+    /// whole definition) and its text.
+    pub declaration: Option<(Range<usize>, Vec<u8>)>,
 }
 
 /// A declaration the compiler rejects when nothing uses it (`must_use` of `[[declarations]]`:
@@ -42,24 +46,71 @@ pub(super) fn visit(
         if let Some(body) = body.filter(|b| !b.is_missing()) {
             let text = spec.text.as_bytes();
             if chars(&src[body.byte_range()]) > chars(text) {
-                let not_coarse = head_holds(node, body.start_byte(), &spec.coarse_unless, src);
+                let head = |words: &[String]| head_holds(node, body.start_byte(), words, src);
+                let declare = (spec.declare.as_ref()).filter(|d| !head(&d.unless));
+                let declaration = declare.and_then(|d| declaration(node, d));
+                let not_coarse = match declare.filter(|_| declaration.is_some()) {
+                    Some(d) => head(&d.coarse_unless),
+                    None => head(&spec.coarse_unless),
+                };
                 bodies.push(Body {
                     range: body.byte_range(),
                     text: text.to_vec(),
                     not_coarse,
+                    declaration,
                 });
             }
         }
     }
 }
 
-/// A token of `node` that starts before byte `end` (the function's text before its body) is
-/// spelled as one of `words`.
+/// The definition `node` as a declaration (see [`DeclareSpec`]): its text after the
+/// declarator replaced, or the whole of it (and its wrappers) removed when the declarator's
+/// innermost name is of a `whole` kind. `None` without a declarator.
+fn declaration(node: tree_sitter::Node<'_>, spec: &DeclareSpec) -> Option<(Range<usize>, Vec<u8>)> {
+    let declarator = node.child_by_field_name(&spec.declarator)?;
+    let mut name = declarator;
+    // Down the nested declarators (`T& C::f()`: a reference declarator, whose one named child
+    // is the function declarator, whose declarator is the name).
+    while let Some(inner) = name.child_by_field_name(&spec.declarator).or_else(|| {
+        (name.named_child_count() == 1)
+            .then(|| name.named_child(0))
+            .flatten()
+    }) {
+        name = inner;
+    }
+    if !spec.whole.iter().any(|k| k == name.kind()) {
+        return Some((
+            declarator.end_byte()..node.end_byte(),
+            spec.text.as_bytes().to_vec(),
+        ));
+    }
+    let mut whole = node;
+    while let Some(p) = whole
+        .parent()
+        .filter(|p| spec.wrappers.iter().any(|w| w == p.kind()))
+    {
+        whole = p;
+    }
+    Some((whole.byte_range(), Vec::new()))
+}
+
+/// A token of the function's head is spelled as one of `words`: a token of `node` that
+/// starts before byte `end` (its body), or of what stands in front of `node` among its
+/// siblings as part of its head: tokens (`constexpr friend`), and siblings the parse broke
+/// off it (`[[nodiscard]] friend constexpr T` parsed as a field declaration that misses its
+/// `;`).
 fn head_holds(node: tree_sitter::Node<'_>, end: usize, words: &[String], src: &[u8]) -> bool {
     if words.is_empty() {
         return false;
     }
     let mut stack = vec![node];
+    let mut before = node.prev_sibling();
+    while let Some(b) = before.filter(|b| (!b.is_named() && b.child_count() == 0) || b.has_error())
+    {
+        stack.push(b);
+        before = b.prev_sibling();
+    }
     while let Some(n) = stack.pop() {
         if n.start_byte() >= end {
             continue;
@@ -193,5 +244,56 @@ mod tests {
         let bodies: Vec<String> = f.bodies.iter().map(|b| text(src, &b.range)).collect();
         assert_eq!(bodies, ["y = os.sep\n    return y"]);
         assert!(f.tied.is_empty());
+    }
+
+    #[test]
+    fn cpp_definitions_become_declarations_or_go_whole() {
+        let src = "struct S {\n  int a;\n  S(int x) : a(x) { a += x; a *= 2; }\n  \
+                   constexpr int get() const { return a * 2; }\n  \
+                   [[nodiscard]] friend bool operator==(S l, S r) { return l.a == r.a; }\n  \
+                   template <class T> void put(T t);\n  S &operator=(const S &o);\n};\n\
+                   template <class T> void S::put(T t) { a = t + 1; a *= t; }\n\
+                   S &S::operator=(const S &o) { a = o.a; return *this; }\n\
+                   auto twice(int x) { return 2 * x; }\n";
+        let f = Lang::Cpp.facts(src.as_bytes()).unwrap();
+        // Each body's function as the early step makes it, and whether the step leaves it out
+        // (a body no larger than `{for(;;);}` is none).
+        let early: Vec<(String, bool)> = f
+            .bodies
+            .iter()
+            .map(|b| {
+                let (r, t) = b
+                    .declaration
+                    .clone()
+                    .unwrap_or((b.range.clone(), b.text.clone()));
+                let line = (src[..b.range.start].rfind('\n').unwrap() + 1)
+                    ..(b.range.end + src[b.range.end..].find('\n').unwrap());
+                let (before, after) = (
+                    &src[line.start.min(r.start)..r.start],
+                    &src[r.end..line.end],
+                );
+                let made = format!("{before}{}{after}", String::from_utf8_lossy(&t));
+                (made.trim().to_string(), b.not_coarse)
+            })
+            .collect();
+        assert_eq!(
+            early,
+            [
+                // The initializers go with the body.
+                ("S(int x);".to_string(), false),
+                // A constexpr function's declaration is wrong only where it is evaluated.
+                ("constexpr int get() const;".to_string(), false),
+                // A friend keeps the body form.
+                (
+                    "[[nodiscard]] friend bool operator==(S l, S r) {for(;;);}".to_string(),
+                    false
+                ),
+                // Defined outside the class: the definition goes whole, template and all.
+                (String::new(), false),
+                (String::new(), false),
+                // A deduced return type is left to the round.
+                ("auto twice(int x);".to_string(), true),
+            ]
+        );
     }
 }

@@ -1,2 +1,1 @@
-template <typename> scale() {}
-int T { scale(); }
+template <typename> scale() { scale(); }
