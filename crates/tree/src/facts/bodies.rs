@@ -97,20 +97,25 @@ fn declaration(node: tree_sitter::Node<'_>, spec: &DeclareSpec) -> Option<(Range
 
 /// A token of the function's head is spelled as one of `words`: a token of `node` that
 /// starts before byte `end` (its body), or of what stands in front of `node` among its
-/// siblings as part of its head: tokens (`constexpr friend`), and siblings the parse broke
-/// off it (`[[nodiscard]] friend constexpr T` parsed as a field declaration that misses its
-/// `;`).
+/// siblings as part of its head: tokens (`constexpr friend`), and a sibling the parse broke
+/// off it, one that ends in a missing token (`[[nodiscard]] friend constexpr T` parsed as a
+/// field declaration that misses its `;`).
 fn head_holds(node: tree_sitter::Node<'_>, end: usize, words: &[String], src: &[u8]) -> bool {
     if words.is_empty() {
         return false;
     }
     let mut stack = vec![node];
     let mut before = node.prev_sibling();
-    while let Some(b) = before.filter(|b| (!b.is_named() && b.child_count() == 0) || b.has_error())
-    {
+    while let Some(b) = before.filter(|b| !b.is_named() && b.child_count() == 0) {
         stack.push(b);
         before = b.prev_sibling();
     }
+    let broken_off = |b: &tree_sitter::Node<'_>| {
+        let last = b.child_count().checked_sub(1);
+        last.and_then(|l| b.child(l))
+            .is_some_and(|c| c.is_missing())
+    };
+    stack.extend(before.filter(broken_off));
     while let Some(n) = stack.pop() {
         if n.start_byte() >= end {
             continue;
@@ -251,6 +256,8 @@ mod tests {
         let src = "struct S {\n  int a;\n  S(int x) : a(x) { a += x; a *= 2; }\n  \
                    constexpr int get() const { return a * 2; }\n  \
                    [[nodiscard]] friend bool operator==(S l, S r) { return l.a == r.a; }\n  \
+                   [[nodiscard]]\n  friend constexpr partial_ordering\n  \
+                   operator<=>(partial_ordering __v, int) noexcept\n  { return __v; }\n  \
                    template <class T> void put(T t);\n  S &operator=(const S &o);\n};\n\
                    template <class T> void S::put(T t) { a = t + 1; a *= t; }\n\
                    S &S::operator=(const S &o) { a = o.a; return *this; }\n\
@@ -288,6 +295,10 @@ mod tests {
                     "[[nodiscard]] friend bool operator==(S l, S r) {for(;;);}".to_string(),
                     false
                 ),
+                // A constexpr friend keeps the body form and stays for the round, though
+                // tree-sitter-cpp breaks its head off, `friend` and all, as a field
+                // declaration missing its `;` (the body is on a line of its own).
+                ("{for(;;);}".to_string(), true),
                 // Defined outside the class: the definition goes whole, template and all.
                 (String::new(), false),
                 (String::new(), false),
