@@ -65,21 +65,25 @@ pub(super) fn visit(
 }
 
 /// The definition `node` as a declaration (see [`DeclareSpec`]): its text after the
-/// declarator replaced, or the whole of it (and its wrappers) removed when the declarator's
-/// innermost name is of a `whole` kind. `None` without a declarator.
+/// declarator replaced, or the whole of it (and its wrappers) removed when the declarator
+/// names it by a `whole` kind. `None` without a declarator.
 fn declaration(node: tree_sitter::Node<'_>, spec: &DeclareSpec) -> Option<(Range<usize>, Vec<u8>)> {
     let declarator = node.child_by_field_name(&spec.declarator)?;
     let mut name = declarator;
+    let whole_kind = |n: tree_sitter::Node<'_>| spec.whole.iter().any(|k| k == n.kind());
+    let mut qualified = whole_kind(name);
     // Down the nested declarators (`T& C::f()`: a reference declarator, whose one named child
-    // is the function declarator, whose declarator is the name).
+    // is the function declarator, whose declarator is the name; `::f` is a qualified name of
+    // one named child).
     while let Some(inner) = name.child_by_field_name(&spec.declarator).or_else(|| {
         (name.named_child_count() == 1)
             .then(|| name.named_child(0))
             .flatten()
     }) {
         name = inner;
+        qualified |= whole_kind(name);
     }
-    if !spec.whole.iter().any(|k| k == name.kind()) {
+    if !qualified {
         return Some((
             declarator.end_byte()..node.end_byte(),
             spec.text.as_bytes().to_vec(),
@@ -261,7 +265,8 @@ mod tests {
                    template <class T> void put(T t);\n  S &operator=(const S &o);\n};\n\
                    template <class T> void S::put(T t) { a = t + 1; a *= t; }\n\
                    S &S::operator=(const S &o) { a = o.a; return *this; }\n\
-                   auto twice(int x) { return 2 * x; }\n";
+                   auto twice(int x) { return 2 * x; }\n\
+                   void ::g(int x) { twice(x); twice(x); }\n";
         let f = Lang::Cpp.facts(src.as_bytes()).unwrap();
         // Each body's function as the early step makes it, and whether the step leaves it out
         // (a body no larger than `{for(;;);}` is none).
@@ -304,6 +309,8 @@ mod tests {
                 (String::new(), false),
                 // A deduced return type is left to the round.
                 ("auto twice(int x);".to_string(), true),
+                // `::g` is qualified too.
+                (String::new(), false),
             ]
         );
     }
