@@ -57,8 +57,9 @@ const EARLY_PARTS: usize = 16;
 /// of halving size, each with the declarations that go with its bodies alone. Where the
 /// language has a declaration form (`declare` of `[[bodies]]`), a definition becomes a
 /// declaration instead: shorter, and what a declaration leaves undefined is only wanted where
-/// a constant expression evaluates it. The bodies `coarse_unless` keeps out (C++'s constexpr
-/// functions) are left to the round's `bodies` pass.
+/// a constant expression evaluates it. The bodies `coarse_unless` keeps out (C++'s deduced
+/// return types, and constexpr friends, which keep the body form) are left to the round's
+/// `bodies` pass.
 pub(super) fn early(_: &[u8], _: Lang, facts: &Facts) -> Vec<Vec<Splice>> {
     let (mut units, ties) = level(facts, 0);
     let mut eligible = Vec::new();
