@@ -182,8 +182,10 @@ impl Lang {
             facts.definitions.sort_by_key(|d| by_start(&d.range));
             facts.inlinable.sort_by_key(|i| by_start(&i.owner));
             facts.rewrites.sort_by_key(|r| by_start(&r.0));
-            facts.bodies.sort_by_key(|b| by_start(&b.range));
         }
+        // A function's body comes after what its head holds: a lambda in a default argument,
+        // or a function that error recovery put inside another one's declarator.
+        facts.bodies.sort_by_key(|b| (b.range.start, b.range.end));
         Ok(facts)
     }
 

@@ -314,4 +314,19 @@ mod tests {
             ]
         );
     }
+
+    #[test]
+    fn bodies_are_in_source_order_when_a_head_holds_a_function() {
+        // `g` is defined inside `f`'s declarator (a local class of a lambda in its return
+        // type), so the walk meets `f` first but `g`'s body comes first in the text.
+        let src =
+            "auto f(int x) -> decltype([] {\n  struct L {\n    int g() { return 1 + 2; }\n  };\n  \
+                   return L();\n}()) {\n  return {};\n  x = x + 1;\n}\n";
+        let f = Lang::Cpp.facts(src.as_bytes()).unwrap();
+        let bodies: Vec<String> = f.bodies.iter().map(|b| text(src, &b.range)).collect();
+        assert_eq!(
+            bodies,
+            ["{ return 1 + 2; }", "{\n  return {};\n  x = x + 1;\n}"]
+        );
+    }
 }
