@@ -454,13 +454,7 @@ fn bodies_go_first(
         assert!(src.contains(body), "{body}");
     }
     d.write(file, src);
-    let (out, s) = reduce(d, file, &["--passes", "bodies", "-j", "1"]);
-    let early = s["rounds"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["pass"] == "bodies (early)")
-        .unwrap_or_else(|| panic!("no early bodies step: {s}"));
+    let (out, early) = early_bodies(d, file);
     let want: i64 = emptied.iter().map(|b| chars(b) - chars(text)).sum::<i64>() + extra;
     assert!(early["accepted"].as_u64().unwrap() >= 1, "{early}");
     assert!(
@@ -469,6 +463,21 @@ fn bodies_go_first(
     );
     assert!(early["oracle_runs"].as_u64().unwrap() <= 8, "{early}");
     out
+}
+
+/// `file` in `d` reduced with the `bodies` pass alone at `--jobs 1`: the output and the
+/// early step's record of `--stats`.
+#[track_caller]
+fn early_bodies(d: &Dir, file: &str) -> (String, serde_json::Value) {
+    let (out, s) = reduce(d, file, &["--passes", "bodies", "-j", "1"]);
+    let early = s["rounds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["pass"] == "bodies (early)")
+        .unwrap_or_else(|| panic!("no early bodies step: {s}"))
+        .clone();
+    (out, early)
 }
 
 #[test]

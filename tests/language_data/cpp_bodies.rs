@@ -2,7 +2,7 @@
 //! the definitions outside their class whole, and leaves deduced return types to the round's
 //! `bodies` pass.
 
-use super::{bodies_go_first, chars, compiler_oracle, reduce, Compiler};
+use super::{bodies_go_first, chars, compiler_oracle, early_bodies, Compiler};
 use crate::util::Dir;
 
 const GXX: Compiler = Compiler {
@@ -50,13 +50,7 @@ fn cpp_the_early_step_makes_definitions_declarations() {
     let d = Dir::new();
     compiler_oracle(&d, &GXX, "marker");
     d.write("m.cpp", src);
-    let (out, s) = reduce(&d, "m.cpp", &["--passes", "bodies", "-j", "1"]);
-    let early = s["rounds"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["pass"] == "bodies (early)")
-        .unwrap_or_else(|| panic!("no early bodies step: {s}"));
+    let (out, early) = early_bodies(&d, "m.cpp");
     // What the step leaves (the rounds go on from there).
     let declared = "template <class T> struct Box {\n  T v;\n  Box(T x);\n  T get() const;\n  \
                     void set(T x);\n  T twice() const;\n};\n\

@@ -64,7 +64,7 @@ pub(super) fn early(_: &[u8], _: Lang, facts: &Facts) -> Vec<Vec<Splice>> {
     let (mut units, ties) = level(facts, 0);
     let mut eligible = Vec::new();
     let mut end = 0;
-    for (i, (unit, at)) in units.iter_mut().zip(outermost(facts)).enumerate() {
+    for (i, (unit, at)) in units.iter_mut().zip(at_depth(facts, 0)).enumerate() {
         let body = &facts.bodies[at];
         if let Some((range, text)) = &body.declaration {
             // A definition removed whole may start before the end of the one in front.
@@ -89,35 +89,15 @@ pub(super) fn early(_: &[u8], _: Lang, facts: &Facts) -> Vec<Vec<Splice>> {
     out
 }
 
-/// The indices of the bodies of depth 0 (inside no other body), in source order.
-fn outermost(facts: &Facts) -> impl Iterator<Item = usize> + '_ {
-    let mut end = 0;
-    (0..facts.bodies.len()).filter(move |&i| {
-        let range = &facts.bodies[i].range;
-        let top = range.start >= end;
-        if top {
-            end = range.end;
-        }
-        top
-    })
-}
-
 /// The units of one level's ddmin (each body at `depth`, the number of bodies around it,
 /// emptied) and the declarations that go with them: those whose every use is inside a body
 /// of the level.
 pub(super) fn level(facts: &Facts, depth: usize) -> (Vec<Vec<Splice>>, Vec<Tie>) {
-    let mut around: Vec<&Range<usize>> = Vec::new();
     let mut bodies: Vec<Range<usize>> = Vec::new();
     let mut units = Vec::new();
-    for b in &facts.bodies {
-        while around.last().is_some_and(|a| !within(&b.range, a)) {
-            around.pop();
-        }
-        if around.len() == depth {
-            bodies.push(b.range.clone());
-            units.push(vec![Splice::new(b.range.clone(), &b.text)]);
-        }
-        around.push(&b.range);
+    for b in at_depth(facts, depth).map(|i| &facts.bodies[i]) {
+        bodies.push(b.range.clone());
+        units.push(vec![Splice::new(b.range.clone(), &b.text)]);
     }
     let holder = |r: &Range<usize>| {
         let at = bodies
@@ -140,6 +120,19 @@ pub(super) fn level(facts: &Facts, depth: usize) -> (Vec<Vec<Splice>>, Vec<Tie>)
         })
         .collect();
     (units, ties)
+}
+
+/// The indices of the bodies at `depth` (the number of bodies around each), in source order.
+fn at_depth(facts: &Facts, depth: usize) -> impl Iterator<Item = usize> + '_ {
+    let mut around: Vec<&Range<usize>> = Vec::new();
+    (0..facts.bodies.len()).filter(move |&i| {
+        let range = &facts.bodies[i].range;
+        while around.last().is_some_and(|a| !within(range, a)) {
+            around.pop();
+        }
+        around.push(range);
+        around.len() == depth + 1
+    })
 }
 
 #[cfg(test)]
