@@ -43,7 +43,9 @@ pub(super) fn visit(
     let kind = node.kind();
     for spec in pd.bodies.iter().filter(|s| s.kind == kind) {
         let body = node.child_by_field_name(&spec.field);
-        if let Some(body) = body.filter(|b| !b.is_missing()) {
+        let body =
+            body.filter(|b| !b.is_missing() && !head_closes_a_block(node, b.start_byte(), src));
+        if let Some(body) = body {
             let text = spec.text.as_bytes();
             if chars(&src[body.byte_range()]) > chars(text) {
                 let head = |words: &[String]| head_holds(node, body.start_byte(), words, src);
@@ -132,6 +134,34 @@ fn head_holds(node: tree_sitter::Node<'_>, end: usize, words: &[String], src: &[
         }
         let mut cursor = n.walk();
         stack.extend(n.children(&mut cursor));
+    }
+    false
+}
+
+/// The head of `node` (its tokens before byte `end`, its body) closes a brace it did not
+/// open: the parse's error recovery made one function of the end of what stands in front and
+/// of the next thing with braces (`has_facet<T>(const locale&); } namespace std { ... }`
+/// read as a function `... &std` whose body is the namespace's), so its "body" is no
+/// function's.
+fn head_closes_a_block(node: tree_sitter::Node<'_>, end: usize, src: &[u8]) -> bool {
+    let mut depth = 0i32;
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        if n.start_byte() >= end {
+            continue;
+        }
+        if n.child_count() == 0 {
+            match &src[n.byte_range()] {
+                b"{" => depth += 1,
+                b"}" if depth == 0 => return true,
+                b"}" => depth -= 1,
+                _ => {}
+            }
+            continue;
+        }
+        let mut cursor = n.walk();
+        let children: Vec<_> = n.children(&mut cursor).collect();
+        stack.extend(children.into_iter().rev());
     }
     false
 }
@@ -253,6 +283,18 @@ mod tests {
         let bodies: Vec<String> = f.bodies.iter().map(|b| text(src, &b.range)).collect();
         assert_eq!(bodies, ["y = os.sep\n    return y"]);
         assert!(f.tied.is_empty());
+    }
+
+    #[test]
+    fn a_head_that_closes_a_block_holds_no_body() {
+        // The parse's error recovery reads `const a & } namespace a` as the head of one
+        // function whose body is the namespace's: emptied, or made a declaration, it would
+        // take the namespace's declarations with it.
+        let src = "{ extern const a & }\nnamespace a {\nenum errc {};\n\
+                   int f(int x) { x += 1; return x * 2; }\n}\n";
+        let f = Lang::Cpp.facts(src.as_bytes()).unwrap();
+        let bodies: Vec<String> = f.bodies.iter().map(|b| text(src, &b.range)).collect();
+        assert_eq!(bodies, ["{ x += 1; return x * 2; }"]);
     }
 
     #[test]
