@@ -102,7 +102,7 @@ pub(crate) struct BodySpec {
     /// such a body breaks the constant expressions and the callers that use its value).
     #[serde(default)]
     pub coarse_unless: Vec<String>,
-    /// The early coarse step's form, where the language has one: the definition becomes a
+    /// The outermost definitions' form, where the language has one: the definition becomes a
     /// declaration (C-Vise's `replace-function-def-with-decl`).
     #[serde(default)]
     pub declare: Option<DeclareSpec>,

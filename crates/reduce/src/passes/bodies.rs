@@ -6,7 +6,11 @@
 //! real input is code that the failure does not need inside functions that the rest of the
 //! input calls: their bodies go in a few oracle runs, where deleting the functions would need
 //! their callers gone first. A declaration the compiler rejects when nothing uses it (Go's
-//! imports) goes with the last bodies that use it (`Facts::tied`).
+//! imports) goes with the last bodies that use it (`Facts::tied`). Where the language has a
+//! declaration form (`declare` of `[[bodies]]`, C++'s `;`, after C-Vise's
+//! replace-function-def-with-decl), an outermost definition becomes a declaration instead:
+//! shorter, and what a declaration leaves undefined is only wanted where a constant
+//! expression evaluates it.
 //!
 //! The outermost bodies are also tried before the first tree phase, coarsely
 //! ([`Passes::early_bodies`]), so the first tree is already without most of them.
@@ -53,30 +57,16 @@ impl Passes<'_> {
 /// The finest split of the early sequence: sixteenths.
 const EARLY_PARTS: usize = 16;
 
-/// The early sequence (see [`Passes::early_bodies`]): the outermost bodies emptied in parts
-/// of halving size, each with the declarations that go with its bodies alone. Where the
-/// language has a declaration form (`declare` of `[[bodies]]`), a definition becomes a
-/// declaration instead: shorter, and what a declaration leaves undefined is only wanted where
-/// a constant expression evaluates it. The bodies `coarse_unless` keeps out (C++'s deduced
-/// return types, and constexpr friends, which keep the body form) are left to the round's
-/// `bodies` pass.
+/// The early sequence (see [`Passes::early_bodies`]): the units of the outermost level (see
+/// [`level`]) in parts of halving size, each with the declarations that go with its bodies
+/// alone. The bodies `coarse_unless` keeps out (C++'s deduced return types, and constexpr
+/// friends, which keep the body form) are left to the round's `bodies` pass.
 pub(super) fn early(_: &[u8], _: Lang, facts: &Facts) -> Vec<Vec<Splice>> {
-    let (mut units, ties) = level(facts, 0);
-    let mut eligible = Vec::new();
-    let mut end = 0;
-    for (i, (unit, at)) in units.iter_mut().zip(at_depth(facts, 0)).enumerate() {
-        let body = &facts.bodies[at];
-        if let Some((range, text)) = &body.declaration {
-            // A definition removed whole may start before the end of the one in front.
-            if range.start >= end {
-                unit[0] = Splice::new(range.clone(), text);
-            }
-        }
-        end = unit[0].range.end;
-        if !body.not_coarse {
-            eligible.push(i);
-        }
-    }
+    let (units, ties) = level(facts, 0);
+    let eligible: Vec<usize> = (at_depth(facts, 0).enumerate())
+        .filter(|&(_, at)| !facts.bodies[at].not_coarse)
+        .map(|(i, _)| i)
+        .collect();
     let mut out = Vec::new();
     let mut parts = 1;
     while parts <= EARLY_PARTS.min(eligible.len()) {
@@ -90,14 +80,24 @@ pub(super) fn early(_: &[u8], _: Lang, facts: &Facts) -> Vec<Vec<Splice>> {
 }
 
 /// The units of one level's ddmin (each body at `depth`, the number of bodies around it,
-/// emptied) and the declarations that go with them: those whose every use is inside a body
-/// of the level.
+/// emptied; an outermost definition made a declaration where the language has that form)
+/// and the declarations that go with them: those whose every use is inside a body of the
+/// level.
 pub(super) fn level(facts: &Facts, depth: usize) -> (Vec<Vec<Splice>>, Vec<Tie>) {
     let mut bodies: Vec<Range<usize>> = Vec::new();
     let mut units = Vec::new();
+    let mut end = 0;
     for b in at_depth(facts, depth).map(|i| &facts.bodies[i]) {
         bodies.push(b.range.clone());
-        units.push(vec![Splice::new(b.range.clone(), &b.text)]);
+        let mut unit = Splice::new(b.range.clone(), &b.text);
+        // A definition removed whole may start before the end of the one in front.
+        if let Some((range, text)) = b.declaration.as_ref().filter(|_| depth == 0) {
+            if range.start >= end {
+                unit = Splice::new(range.clone(), text);
+            }
+        }
+        end = unit.range.end;
+        units.push(vec![unit]);
     }
     let holder = |r: &Range<usize>| {
         let at = bodies
@@ -140,6 +140,40 @@ mod tests {
     use treedd_tree::Lang;
 
     use super::level;
+
+    #[test]
+    fn outermost_cpp_definitions_become_declarations_and_inner_ones_are_emptied() {
+        let src = "struct S { int a; S(int x) : a(x) { a += x; a *= 2; } };\n\
+                   int g(int x) { struct L { int f() { return 2 * 3 + 1; } }; return x; }\n";
+        let facts = Lang::Cpp.facts(src.as_bytes()).unwrap();
+        let made = |depth| -> Vec<(String, String)> {
+            (level(&facts, depth).0.iter())
+                .map(|u| {
+                    let text = String::from_utf8_lossy(&u[0].text).into_owned();
+                    (src[u[0].range.clone()].to_string(), text)
+                })
+                .collect()
+        };
+        // The constructor's initializers go with its body; a local class's member cannot
+        // be declared alone, so it keeps the body form.
+        assert_eq!(
+            made(0),
+            [
+                (" : a(x) { a += x; a *= 2; }".to_string(), ";".to_string()),
+                (
+                    " { struct L { int f() { return 2 * 3 + 1; } }; return x; }".to_string(),
+                    ";".to_string()
+                ),
+            ]
+        );
+        assert_eq!(
+            made(1),
+            [(
+                "{ return 2 * 3 + 1; }".to_string(),
+                "{for(;;);}".to_string()
+            )]
+        );
+    }
 
     #[test]
     fn levels_go_by_nesting_and_declarations_go_with_the_bodies_of_all_their_uses() {

@@ -15,9 +15,9 @@ pub struct Body {
     pub text: Vec<u8>,
     /// Left out of the early coarse sequence (`coarse_unless` of `[[bodies]]`).
     pub not_coarse: bool,
-    /// The early coarse sequence's splice for this body, where `[[bodies]]` has `declare`:
-    /// the range it replaces (the body and what stands between it and the declarator, or the
-    /// whole definition) and its text.
+    /// The splice of an outermost body, where `[[bodies]]` has `declare`: the range it
+    /// replaces (the body and what stands between it and the declarator, or the whole
+    /// definition) and its text.
     pub declaration: Option<(Range<usize>, Vec<u8>)>,
 }
 
