@@ -43,11 +43,11 @@ pub(super) fn visit(
     let kind = node.kind();
     for spec in pd.bodies.iter().filter(|s| s.kind == kind) {
         let body = node.child_by_field_name(&spec.field);
-        let body =
-            body.filter(|b| !b.is_missing() && !head_closes_a_block(node, b.start_byte(), src));
-        if let Some(body) = body {
+        if let Some(body) = body.filter(|b| !b.is_missing()) {
             let text = spec.text.as_bytes();
-            if chars(&src[body.byte_range()]) > chars(text) {
+            if chars(&src[body.byte_range()]) > chars(text)
+                && !head_closes_a_block(node, body.start_byte(), src)
+            {
                 let head = |words: &[String]| head_holds(node, body.start_byte(), words, src);
                 let declare = (spec.declare.as_ref()).filter(|d| !head(&d.unless));
                 let declaration = declare.and_then(|d| declaration(node, d));
@@ -110,10 +110,10 @@ fn head_holds(node: tree_sitter::Node<'_>, end: usize, words: &[String], src: &[
     if words.is_empty() {
         return false;
     }
-    let mut stack = vec![node];
+    let mut roots = vec![node];
     let mut before = node.prev_sibling();
     while let Some(b) = before.filter(|b| !b.is_named() && b.child_count() == 0) {
-        stack.push(b);
+        roots.push(b);
         before = b.prev_sibling();
     }
     let broken_off = |b: &tree_sitter::Node<'_>| {
@@ -121,21 +121,11 @@ fn head_holds(node: tree_sitter::Node<'_>, end: usize, words: &[String], src: &[
         last.and_then(|l| b.child(l))
             .is_some_and(|c| c.is_missing())
     };
-    stack.extend(before.filter(broken_off));
-    while let Some(n) = stack.pop() {
-        if n.start_byte() >= end {
-            continue;
-        }
-        if n.child_count() == 0 {
-            if words.iter().any(|w| src[n.byte_range()] == *w.as_bytes()) {
-                return true;
-            }
-            continue;
-        }
-        let mut cursor = n.walk();
-        stack.extend(n.children(&mut cursor));
-    }
-    false
+    roots.extend(before.filter(broken_off));
+    roots.reverse();
+    tokens_before(roots, end)
+        .iter()
+        .any(|t| words.iter().any(|w| src[t.byte_range()] == *w.as_bytes()))
 }
 
 /// The head of `node` (its tokens before byte `end`, its body) closes a brace it did not
@@ -144,26 +134,35 @@ fn head_holds(node: tree_sitter::Node<'_>, end: usize, words: &[String], src: &[
 /// read as a function `... &std` whose body is the namespace's), so its "body" is no
 /// function's.
 fn head_closes_a_block(node: tree_sitter::Node<'_>, end: usize, src: &[u8]) -> bool {
-    let mut depth = 0i32;
-    let mut stack = vec![node];
+    let mut depth = 0u32;
+    for t in tokens_before(vec![node], end) {
+        match &src[t.byte_range()] {
+            b"{" => depth += 1,
+            b"}" if depth == 0 => return true,
+            b"}" => depth -= 1,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// The tokens of `roots` (in source order) that start before byte `end`, in source order.
+fn tokens_before(roots: Vec<tree_sitter::Node<'_>>, end: usize) -> Vec<tree_sitter::Node<'_>> {
+    let mut tokens = Vec::new();
+    let mut stack: Vec<_> = roots.into_iter().rev().collect();
     while let Some(n) = stack.pop() {
         if n.start_byte() >= end {
             continue;
         }
         if n.child_count() == 0 {
-            match &src[n.byte_range()] {
-                b"{" => depth += 1,
-                b"}" if depth == 0 => return true,
-                b"}" => depth -= 1,
-                _ => {}
-            }
+            tokens.push(n);
             continue;
         }
         let mut cursor = n.walk();
         let children: Vec<_> = n.children(&mut cursor).collect();
         stack.extend(children.into_iter().rev());
     }
-    false
+    tokens
 }
 
 /// Non-whitespace bytes (the size measure).
