@@ -349,7 +349,8 @@ pub enum Order {
     Dfs,
     /// The largest subtree first
     Size,
-    /// The largest subtree first, declarations used later after the rest
+    /// The largest subtree first, declarations used later after the rest, and kept ones
+    /// tried again once their last use is gone
     Uses,
 }
 

@@ -6,6 +6,7 @@
 
 use std::collections::VecDeque;
 
+use self::orphans::Orphans;
 use self::work_list::WorkList;
 use crate::closure::Closure;
 use crate::ddmin::ddmin_indices_ahead;
@@ -42,6 +43,9 @@ pub(crate) fn recursive<T: Tree>(s: &mut Session<T>, step: Step, order: Traversa
 
 fn work_list<T: Tree>(s: &mut Session<T>, step: Step, order: TraversalOrder) {
     let mut work = WorkList::new(order, &*s.tree, s.closure);
+    // Uses-first looks again at the kept children that lose their uses.
+    let mut orphans = (order == TraversalOrder::UsesFirst && step.prune)
+        .then(|| Orphans::new(&*s.tree, s.current.len()));
     work.push(&*s.tree, s.tree.root());
     let mut visited = 0usize;
     loop {
@@ -49,7 +53,7 @@ fn work_list<T: Tree>(s: &mut Session<T>, step: Step, order: TraversalOrder) {
         if s.cancelled() {
             return;
         }
-        if s.tree.is_pruned(current) {
+        if s.tree.is_pruned(current) || orphans.as_ref().is_some_and(|o| o.is_dead::<T>(current)) {
             continue;
         }
         visited += 1;
@@ -67,6 +71,10 @@ fn work_list<T: Tree>(s: &mut Session<T>, step: Step, order: TraversalOrder) {
             .filter(|&c| !tree.is_pruned(c) && !tree.is_token(c))
             .collect();
         work.extend(tree, next);
+        if let Some(o) = orphans.as_mut() {
+            o.watch(&*s.tree, current);
+            o.look_again(s, step);
+        }
     }
 }
 
@@ -631,6 +639,7 @@ fn prune_all<T: Tree>(s: &mut Session<T>, nodes: &[T::Node], step: Step) -> Vec<
     kept.into_iter().map(|k| nodes[k]).collect()
 }
 
+mod orphans;
 #[cfg(test)]
 mod tests;
 mod work_list;

@@ -18,7 +18,9 @@ pub enum TraversalOrder {
     /// using it take part (`defined_before_use` of passes.toml, see `Tree::spelling`); with
     /// the reference closure, the names it knows defer nothing: the closure already removes
     /// a declaration's uses with it and keeps a declaration used from outside the visited
-    /// siblings.
+    /// siblings. And a child that a visit kept while the rest of the text used it is tried
+    /// again as soon as its last use has gone (`hdd/orphans.rs`; by the names of every
+    /// language that has them), not in the next pass.
     UsesFirst,
 }
 

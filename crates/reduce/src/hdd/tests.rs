@@ -281,6 +281,8 @@ fn uses_first_visits_a_declaration_after_the_code_that_uses_it() {
             "f a b x c d",
             "f a b x c",
             "f a b x",
+            // `use` no longer uses `decl`'s `f`: removing `decl` is tried again.
+            "c",
             "f c",
             "a b x c",
             "c",
@@ -288,6 +290,36 @@ fn uses_first_visits_a_declaration_after_the_code_that_uses_it() {
             "c"
         ]
     );
+}
+
+#[test]
+fn uses_first_tries_a_kept_declaration_again_once_its_last_use_is_gone() {
+    // `imp` declares `L`, which `cls` uses: the root's visit keeps both (the use needs its
+    // declaration). `cls`'s visit drops the use, and `imp` is tried again at once, before
+    // the work list reaches it: its insides (`q`) are never visited.
+    let src = "(r (imp .L (q i j k)) (cls (f .m .L) (g .n)))";
+    let needs = |c: &str| {
+        let declared = c.split(' ').filter(|w| *w == "L").count() == 2;
+        has(c, "n") && (!has(c, "m") || declared)
+    };
+    let (out, log) = run(src, &hddr(TraversalOrder::UsesFirst), needs);
+    assert_eq!(out, "n");
+    assert_eq!(
+        log,
+        [
+            "L i j k",
+            "m L n",
+            "L i j k m L",
+            "L i j k n",
+            "L i j k",
+            "n"
+        ]
+    );
+    // Size-first (an order of the papers' comparisons) visits `imp` first and walks its
+    // insides; `imp` itself waits for the next pass.
+    let (out, log) = run(src, &hddr(TraversalOrder::SizeFirst), needs);
+    assert_eq!(out, "L n");
+    assert!(log.iter().any(|c| c == "L m L n"), "{log:?}");
 }
 
 #[test]
