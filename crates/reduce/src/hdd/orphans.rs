@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 
 use super::work_list::used_later;
-use super::{prune, Step};
+use super::{filter_coarse, prune, Step};
 use crate::session::{Session, Tree};
 
 pub(super) struct Orphans<N> {
@@ -57,7 +57,8 @@ impl<N: Copy + Eq> Orphans<N> {
     /// Once the text has lost an eighth since the last walk (a walk costs a pass over the
     /// tree and over the watched subtrees): walk again, and find the watched children no
     /// longer used from outside, the orphans. The orphans of each visit are minimized again
-    /// as one list (DDMIN, then PRUNE; no hoisting).
+    /// as one list (DDMIN, then PRUNE; no hoisting; the Coarse algorithms take the nodes
+    /// whose replacement is empty, as in a visit).
     pub(super) fn look_again<T: Tree<Node = N>>(&mut self, s: &mut Session<T>, step: Step) {
         if s.current.len() * 8 > self.walked_at * 7 {
             return;
@@ -86,12 +87,13 @@ impl<N: Copy + Eq> Orphans<N> {
                 .iter()
                 .position(|&(p, _)| p != parent)
                 .unwrap_or(rest.len());
-            let group: Vec<N> = rest[..end]
+            let mut group: Vec<N> = rest[..end]
                 .iter()
                 .map(|&(_, c)| c)
                 .filter(|&c| !s.tree.is_pruned(c))
                 .collect();
             rest = &rest[end..];
+            filter_coarse(&*s.tree, &mut group, step);
             if group.is_empty() {
                 continue;
             }
