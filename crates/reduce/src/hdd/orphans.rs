@@ -42,16 +42,15 @@ impl<N: Copy + Eq> Orphans<N> {
     /// the last walk tells (it counted the uses the text has lost since, too: a child whose
     /// last use went since then is tried again at the next walk).
     pub(super) fn watch<T: Tree<Node = N>>(&mut self, tree: &T, parent: N) {
-        let kept: Vec<N> = (tree.children(parent).iter().copied())
+        let kept: Vec<N> = tree
+            .children(parent)
+            .iter()
+            .copied()
             .filter(|&c| !tree.is_pruned(c) && !tree.is_token(c) && !tree.is_hidden(c))
             .collect();
         let used = self.walk.used(tree, &kept);
-        (self.watched).extend(
-            kept.into_iter()
-                .zip(used)
-                .filter(|p| p.1)
-                .map(|(c, _)| (parent, c)),
-        );
+        let used_kept = kept.into_iter().zip(used).filter(|&(_, u)| u);
+        self.watched.extend(used_kept.map(|(c, _)| (parent, c)));
     }
 
     /// Once the text has lost an eighth since the last walk (a walk costs a pass over the
