@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 
 use super::work_list::used_later;
-use super::{filter_coarse, prune, Step};
+use super::{filter_coarse, prune, tag_children, Step};
 use crate::session::{Session, Tree};
 
 pub(super) struct Orphans<N> {
@@ -42,12 +42,8 @@ impl<N: Copy + Eq> Orphans<N> {
     /// the last walk tells (it counted the uses the text has lost since, too: a child whose
     /// last use went since then is tried again at the next walk).
     pub(super) fn watch<T: Tree<Node = N>>(&mut self, tree: &T, parent: N) {
-        let kept: Vec<N> = tree
-            .children(parent)
-            .iter()
-            .copied()
-            .filter(|&c| !tree.is_pruned(c) && !tree.is_token(c) && !tree.is_hidden(c))
-            .collect();
+        let mut kept = tag_children(tree, parent);
+        kept.retain(|&c| !tree.is_token(c));
         let used = self.walk.used(tree, &kept);
         let used_kept = kept.into_iter().zip(used).filter(|&(_, u)| u);
         self.watched.extend(used_kept.map(|(c, _)| (parent, c)));
@@ -96,9 +92,10 @@ impl<N: Copy + Eq> Orphans<N> {
             if group.is_empty() {
                 continue;
             }
-            let kept = prune(s, &group, step);
+            // The kept nodes are a subsequence of `group`.
+            let mut kept = prune(s, &group, step).into_iter().peekable();
             for &c in &group {
-                if !kept.contains(&c) {
+                if kept.next_if_eq(&c).is_none() {
                     self.bury(&*s.tree, c);
                 }
             }
