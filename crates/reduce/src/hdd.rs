@@ -72,8 +72,33 @@ fn work_list<T: Tree>(s: &mut Session<T>, step: Step, order: TraversalOrder) {
             .collect();
         work.extend(tree, next);
         if let Some(o) = orphans.as_mut() {
-            o.watch(&*s.tree, current);
-            o.look_again(s, step);
+            o.watch(&*s.tree, current, tag_children(&*s.tree, current));
+            look_again(s, o, step);
+        }
+    }
+}
+
+/// Uses-first's second look ([`Orphans`]): the kept children that lost their last use are
+/// minimized again, the orphans of each visit as one list (DDMIN, then PRUNE; no hoisting;
+/// the Coarse algorithms take the nodes whose replacement is empty, as in a visit), and
+/// the subtrees of the removed ones are dead for the work list.
+fn look_again<T: Tree>(s: &mut Session<T>, o: &mut Orphans<T::Node>, step: Step) {
+    for mut list in o.orphans(&*s.tree, s.current.len()) {
+        if s.cancelled() {
+            return;
+        }
+        // An earlier list's removals may have taken some with them.
+        list.retain(|&c| !s.tree.is_pruned(c));
+        filter_coarse(&*s.tree, &mut list, step);
+        if list.is_empty() {
+            continue;
+        }
+        // The kept nodes are a subsequence of `list`.
+        let mut kept = prune(s, &list, step).into_iter().peekable();
+        for &c in &list {
+            if kept.next_if_eq(&c).is_none() {
+                o.bury(&*s.tree, c);
+            }
         }
     }
 }

@@ -8,8 +8,7 @@
 use std::collections::HashMap;
 
 use super::work_list::used_later;
-use super::{filter_coarse, prune, tag_children, Step};
-use crate::session::{Session, Tree};
+use crate::session::Tree;
 
 pub(super) struct Orphans<N> {
     /// Children kept by a visit while used from outside, with the visited node, in the
@@ -38,72 +37,48 @@ impl<N: Copy + Eq> Orphans<N> {
         self.dead.get(T::index(n)).copied().unwrap_or(false)
     }
 
-    /// After the visit of `parent`: watch its kept children used from outside, as far as
-    /// the last walk tells (it counted the uses the text has lost since, too: a child whose
-    /// last use went since then is tried again at the next walk).
-    pub(super) fn watch<T: Tree<Node = N>>(&mut self, tree: &T, parent: N) {
-        let mut kept = tag_children(tree, parent);
+    /// After the visit of `parent`: watch its kept children (`kept`, HDDr's tagChildren;
+    /// tokens declare nothing) used from outside, as far as the last walk tells (it counted
+    /// the uses the text has lost since, too: a child whose last use went since then is
+    /// tried again at the next walk).
+    pub(super) fn watch<T: Tree<Node = N>>(&mut self, tree: &T, parent: N, mut kept: Vec<N>) {
         kept.retain(|&c| !tree.is_token(c));
         let used = self.walk.used(tree, &kept);
         let used_kept = kept.into_iter().zip(used).filter(|&(_, u)| u);
         self.watched.extend(used_kept.map(|(c, _)| (parent, c)));
     }
 
-    /// Once the text has lost an eighth since the last walk (a walk costs a pass over the
-    /// tree and over the watched subtrees): walk again, and find the watched children no
-    /// longer used from outside, the orphans. The orphans of each visit are minimized again
-    /// as one list (DDMIN, then PRUNE; no hoisting; the Coarse algorithms take the nodes
-    /// whose replacement is empty, as in a visit).
-    pub(super) fn look_again<T: Tree<Node = N>>(&mut self, s: &mut Session<T>, step: Step) {
-        if s.current.len() * 8 > self.walked_at * 7 {
-            return;
+    /// Once the text (now `len` bytes) has lost an eighth since the last walk (a walk costs
+    /// a pass over the tree and over the watched subtrees): walk again, and return the
+    /// watched children no longer used from outside, the orphans, one list per visit in the
+    /// order of the visits. They are no longer watched.
+    pub(super) fn orphans<T: Tree<Node = N>>(&mut self, tree: &T, len: usize) -> Vec<Vec<N>> {
+        if len * 8 > self.walked_at * 7 {
+            return Vec::new();
         }
-        self.walked_at = s.current.len();
-        let tree = &*s.tree;
+        self.walked_at = len;
         self.walk = Walk::of(tree);
         self.watched.retain(|&(_, c)| !tree.is_pruned(c));
         let children: Vec<N> = self.watched.iter().map(|&(_, c)| c).collect();
-        let used = self.walk.used(tree, &children);
-        let mut orphans: Vec<(N, N)> = Vec::new();
-        let mut used = used.into_iter();
-        self.watched.retain(|&w| {
-            let now = used.next().unwrap_or(true);
-            if !now {
-                orphans.push(w);
+        let mut used = self.walk.used(tree, &children).into_iter();
+        let mut lists: Vec<Vec<N>> = Vec::new();
+        let mut last: Option<N> = None;
+        self.watched.retain(|&(p, c)| {
+            if used.next().unwrap_or(true) {
+                return true;
             }
-            now
+            match lists.last_mut() {
+                Some(list) if last == Some(p) => list.push(c),
+                _ => lists.push(vec![c]),
+            }
+            last = Some(p);
+            false
         });
-        let mut rest = orphans.as_slice();
-        while let Some(&(parent, _)) = rest.first() {
-            if s.cancelled() {
-                return;
-            }
-            let end = rest
-                .iter()
-                .position(|&(p, _)| p != parent)
-                .unwrap_or(rest.len());
-            let mut group: Vec<N> = rest[..end]
-                .iter()
-                .map(|&(_, c)| c)
-                .filter(|&c| !s.tree.is_pruned(c))
-                .collect();
-            rest = &rest[end..];
-            filter_coarse(&*s.tree, &mut group, step);
-            if group.is_empty() {
-                continue;
-            }
-            // The kept nodes are a subsequence of `group`.
-            let mut kept = prune(s, &group, step).into_iter().peekable();
-            for &c in &group {
-                if kept.next_if_eq(&c).is_none() {
-                    self.bury(&*s.tree, c);
-                }
-            }
-        }
+        lists
     }
 
     /// Mark the subtree of `n` dead.
-    fn bury<T: Tree<Node = N>>(&mut self, tree: &T, n: N) {
+    pub(super) fn bury<T: Tree<Node = N>>(&mut self, tree: &T, n: N) {
         let mut stack = vec![n];
         while let Some(m) = stack.pop() {
             let i = T::index(m);
