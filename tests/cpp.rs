@@ -130,6 +130,40 @@ fn cpp_template_parameters_removed_with_their_arguments() {
 }
 
 #[test]
+fn cpp_member_functions_move_into_their_class_where_the_program_allows() {
+    let (out, accepted) = reduce(
+        "moves.cpp",
+        "#include <cstdio>\n\
+         struct Counter {\n\
+         \x20 int base;\n\
+         \x20 Counter(int);\n\
+         \x20 int total(int = 2) const;\n\
+         \x20 int later() const;\n\
+         };\n\
+         Counter::Counter(int b) : base(b) {}\n\
+         int Counter::total(int extra) const { return base + extra; }\n\
+         int helper(int x) { return x + 1; }\n\
+         int Counter::later() const { return helper(base); }\n\
+         int main() { Counter c(40); std::printf(\"%d\\n\", c.total() + c.later() - 41); }\n",
+        "rewrite",
+        &["rewrite"],
+    );
+    assert!(accepted >= 2, "{out}");
+    let squeezed = out.split_whitespace().collect::<String>();
+    // The constructor moves in with its initializers, `total` with the definition's
+    // parameter name and the declaration's default value (`c.total()` needs it).
+    assert!(squeezed.contains("Counter(intb):base(b){}"), "{out}");
+    assert!(squeezed.contains("inttotal(intextra=2)"), "{out}");
+    assert!(
+        !out.contains("Counter::Counter") && !out.contains("Counter::total"),
+        "{out}"
+    );
+    // `later` calls `helper`, declared after the class: inside the class it would not
+    // compile, so it stays where it is.
+    assert!(out.contains("Counter::later"), "{out}");
+}
+
+#[test]
 fn cpp_aliases_and_typedefs_inlined_into_their_uses() {
     let (out, accepted) = reduce(
         "alias.cpp",

@@ -18,6 +18,7 @@ mod bodies;
 mod decls;
 mod drops;
 mod merge;
+mod moves;
 mod strip;
 mod templates;
 mod unnest;
@@ -125,6 +126,8 @@ pub struct Facts {
     pub templates: Vec<Vec<(Range<usize>, Vec<u8>)>>,
     /// Scopes opened up from `[[unnests]]`, with their qualifiers (splices, sorted).
     pub unnests: Vec<Vec<(Range<usize>, Vec<u8>)>>,
+    /// Functions moved into their classes from `[[moves]]` (splices, sorted).
+    pub moves: Vec<Vec<(Range<usize>, Vec<u8>)>>,
     /// `[constants]`: texts sub-tree replacement may put in place of a node compatible with
     /// their kind (C's `0` for any expression), with their language (the text's, or an
     /// island's) and that kind.
@@ -368,6 +371,9 @@ fn add_facts(
         .strips
         .extend(strip::strips(pd, src, &facts.tokens[first_token..]));
     facts.unnests.extend(unnests.unnests());
+    if !pd.moves.is_empty() {
+        facts.moves.extend(moves::moves(&pd.moves, tree, src));
+    }
     for t in templates {
         let candidates = t.candidates(&facts.idents[first_ident..], src);
         facts.templates.extend(candidates);

@@ -72,6 +72,8 @@ struct PassSpec {
     pub templates: Vec<TemplateSpec>,
     #[serde(default)]
     pub bodies: Vec<BodySpec>,
+    #[serde(default)]
+    pub moves: Vec<MoveSpec>,
 }
 
 /// A table or an array of tables (`[templates]` as well as `[[templates]]`), with the
@@ -189,6 +191,39 @@ pub(crate) struct UnnestSpec {
     pub scope: String,
     #[serde(default)]
     pub uses: Vec<String>,
+}
+
+/// `[[moves]]`: a function defined outside its class moved into it, where the class declares
+/// it (C++'s `int C::f(int x) { .. }` -> `int f(int x) { .. }` in place of `int f(int);`:
+/// C-Vise's move-function-body). A definition of `kind` whose declarator (field `declarator`,
+/// down nested declarators by that field or their one named child, to the node with field
+/// `parameters`) names it by a `qualified` node: the text of its `scope` (or of the scope's
+/// `name`, a class template's `C<T>`) names a class of `classes` (fields `name` and `body`)
+/// defined once, whose body holds one declaration of `members` (under its `wrappers`) whose
+/// declarator has the same `name` and parameter list types. The declaration takes the
+/// definition's parameters (and keeps its own default values of `defaults` kinds) and what
+/// follows the definition's declarator (initializers and body); the definition goes with its
+/// `wrappers`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct MoveSpec {
+    pub kind: String,
+    pub declarator: String,
+    pub parameters: String,
+    pub qualified: String,
+    pub scope: String,
+    pub name: String,
+    pub classes: Vec<String>,
+    pub body: String,
+    pub members: Vec<String>,
+    #[serde(default)]
+    pub wrappers: Vec<String>,
+    #[serde(default)]
+    pub defaults: Vec<String>,
+    /// The field of a parameter's type, and of a default parameter's value.
+    pub r#type: String,
+    #[serde(default)]
+    pub default_value: Option<String>,
 }
 
 /// `[[drops]]`: a node of `kind` without some of its children, as a rewrite (C++'s default
@@ -417,6 +452,8 @@ pub(crate) struct PassData {
     pub templates: Vec<TemplateSpec>,
     /// Bodies that may be emptied (`[[bodies]]`).
     pub bodies: Vec<BodySpec>,
+    /// Functions moved into their classes (`[[moves]]`).
+    pub moves: Vec<MoveSpec>,
 }
 
 impl PassData {
@@ -604,6 +641,29 @@ impl PassData {
             }
         }
         data.bodies = spec.bodies;
+        for m in &spec.moves {
+            let kinds = [&m.kind, &m.qualified].into_iter();
+            for k in kinds
+                .chain(&m.classes)
+                .chain(&m.members)
+                .chain(&m.wrappers)
+                .chain(&m.defaults)
+            {
+                named_kind(k)?;
+            }
+            let fields = [
+                &m.declarator,
+                &m.parameters,
+                &m.scope,
+                &m.name,
+                &m.body,
+                &m.r#type,
+            ];
+            for f in fields.into_iter().chain(&m.default_value) {
+                field(f)?;
+            }
+        }
+        data.moves = spec.moves;
         for (k, text) in spec.constants {
             named_kind(&k)?;
             data.constants.push((k, text.into_bytes()));

@@ -4,7 +4,8 @@
 //! combine-local-var, combine-global-var and local-to-global), scopes opened up with their
 //! qualifiers (`[[unnests]]`: C-Vise's remove-namespace) and template parameters removed with
 //! their arguments (`[[templates]]`: C-Vise's remove-unused-template-param and
-//! instantiate-template-param).
+//! instantiate-template-param), and functions defined outside their class moved into it
+//! (`[[moves]]`: C-Vise's move-function-body).
 
 use std::ops::Range;
 
@@ -19,7 +20,8 @@ use super::splice::{shorter_only, Splice};
 /// derived from the grammar, here written per language as data.
 /// Then the unwraps from `[[unwraps]]` (GNU C's statement expressions, which `inline-calls`
 /// writes, opened up: `if (({int b = x; b + 1;})) s` -> `int b = x; if (b + 1) s`), the
-/// merges, the unnests and the template parameters, each one candidate.
+/// moves (before the merges, which would join a member's declaration to others), the merges,
+/// the unnests and the template parameters, each one candidate.
 pub(super) fn candidates(text: &[u8], _lang: Lang, facts: &Facts) -> Vec<Vec<Splice>> {
     let rewrites = facts
         .rewrites
@@ -32,10 +34,12 @@ pub(super) fn candidates(text: &[u8], _lang: Lang, facts: &Facts) -> Vec<Vec<Spl
     let merges = facts.merges.iter().map(|m| edits(m));
     let unnests = facts.unnests.iter().map(|u| edits(u));
     let templates = facts.templates.iter().map(|t| edits(t));
+    let moves = facts.moves.iter().map(|m| edits(m));
     shorter_only(
         text,
         rewrites
             .chain(unwraps)
+            .chain(moves)
             .chain(merges)
             .chain(unnests)
             .chain(templates)
