@@ -197,13 +197,13 @@ pub(crate) struct UnnestSpec {
 /// it (C++'s `int C::f(int x) { .. }` -> `int f(int x) { .. }` in place of `int f(int);`:
 /// C-Vise's move-function-body). A definition of `kind` whose declarator (field `declarator`,
 /// down nested declarators by that field or their one named child, to the node with field
-/// `parameters`) names it by a `qualified` node: the text of its `scope` (or of the scope's
-/// `name`, a class template's `C<T>`) names a class of `classes` (fields `name` and `body`)
-/// defined once, whose body holds one declaration of `members` (under its `wrappers`) whose
-/// declarator has the same `name` and parameter list types. The declaration takes the
-/// definition's parameters (and keeps its own default values of `defaults` kinds) and what
-/// follows the definition's declarator (initializers and body); the definition goes with its
-/// `wrappers`.
+/// `parameters`) names it by a `qualified` node (the innermost of `n::C::f`): the text of its
+/// `scope` (or of the scope's `name`, a class template's `C<T>`) names a class of `classes`
+/// (fields `name` and `body`) defined once, whose body holds one declaration of `members`
+/// (under its `wrappers`) whose declarator has the same `name` and parameter list types. The
+/// declaration takes the definition's parameters (and keeps its own default values of
+/// `defaults` kinds) and what follows the definition's declarator (initializers and body);
+/// the definition goes with its `wrappers`.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct MoveSpec {

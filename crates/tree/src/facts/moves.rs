@@ -76,12 +76,15 @@ fn moved(
     src: &[u8],
 ) -> Option<Splices> {
     let text = |n: Node<'_>| &src[n.byte_range()];
+    // `n::C::f` names `f` of `C` by the innermost qualified name.
+    let mut qualified = qualified;
+    while let Some(inner) =
+        (qualified.child_by_field_name(&spec.name)).filter(|n| n.kind() == spec.qualified)
+    {
+        qualified = inner;
+    }
     let scope = qualified.child_by_field_name(&spec.scope)?;
     let name = qualified.child_by_field_name(&spec.name)?;
-    // `A::B::f` names its class by a qualified name again: left alone.
-    if name.kind() == spec.qualified {
-        return None;
-    }
     let wrapped = |n: Node<'_>| {
         n.parent()
             .is_some_and(|p| spec.wrappers.iter().any(|w| w == p.kind()))
@@ -265,7 +268,8 @@ mod tests {
                    void C::pure() { v = 0; }\n\
                    template <class T> struct D { T f(T t); };\n\
                    template <class T> T D<T>::f(T t) { return t; }\n\
-                   namespace n { int g(); }\nint n::g() { return 1; }\n";
+                   namespace n { int g(); struct E { int h(); }; }\n\
+                   int n::g() { return 1; }\nint n::E::h() { return 2; }\n";
         let squeeze = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
         let got: Vec<String> = moved(src).iter().map(|s| squeeze(s)).collect();
         let base = squeeze(src);
@@ -316,6 +320,11 @@ mod tests {
                         "template <class T> T D<T>::f(T t) { return t; } "
                     ],
                     &["T f(T t) { return t; } }", ""]
+                ),
+                // A class in a namespace, named from outside it.
+                expect(
+                    &["int h(); }", " int n::E::h() { return 2; }"],
+                    &["int h() { return 2; } }", ""]
                 ),
             ]
         );
