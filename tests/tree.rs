@@ -228,8 +228,9 @@ fn reference_closure_saves_oracle_runs_on_declarations_and_their_uses() {
 }
 
 /// The memory of failed edits: a later round does not test again an edit that failed with
-/// the same text around it, and a last round without the memory must change nothing, so the
-/// output is the same as without it, for fewer oracle runs (a real Python crash).
+/// the same text around it, so the output is the same as without it, for fewer oracle runs
+/// (a real Python crash); the last round recalls the failed edits too, unless
+/// `--full-last-round`, which tests every edit of its text there.
 #[test]
 fn the_memory_of_failed_edits_saves_runs_for_the_same_output() {
     let d = Dir::new();
@@ -248,6 +249,16 @@ fn the_memory_of_failed_edits_saves_runs_for_the_same_output() {
     let runs = |s: &serde_json::Value| s["oracle_runs"].as_u64().unwrap();
     assert!(runs(&memory) < runs(&plain), "{memory}\n{plain}");
     assert_eq!(out, plain_out);
+    let (full, full_out) = reduce_with_stats(
+        &d,
+        "zerodiv.py",
+        &[&one_job[..], &["--full-last-round"]].concat(),
+    );
+    assert_eq!(memory["last_round_memory"], true);
+    assert_eq!(full["last_round_memory"], false);
+    assert!(runs(&memory) < runs(&full), "{memory}\n{full}");
+    assert!(runs(&full) < runs(&plain), "{full}\n{plain}");
+    assert_eq!(full_out, plain_out);
 }
 
 /// Functions that only calls refer to; the marker needs both calls.

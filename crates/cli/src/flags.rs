@@ -185,10 +185,15 @@ pub struct Args {
     pub no_reference_closure: bool,
 
     /// Test every edit in every round: by default an edit that failed on an earlier text, with
-    /// the same 16 bytes around it, is not tested again until a last round, which tests every
-    /// edit of its text and must change nothing
+    /// the same 16 bytes around it and the same of its removed words still used elsewhere, is
+    /// not tested again
     #[arg(long, help_heading = "REDUCTION")]
     pub no_edit_memory: bool,
+
+    /// The last round, which must change nothing, tests every edit of its text, recalling no
+    /// failed edit from earlier rounds (the default of `--preset smallest`)
+    #[arg(long, help_heading = "REDUCTION")]
+    pub full_last_round: bool,
 
     /// The tree algorithm replaces a token it cannot remove by the grammar's shortest one of
     /// its kind (`bool` -> `int`) in every round, as the papers' HDD does; by default such

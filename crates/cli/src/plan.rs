@@ -415,6 +415,7 @@ fn tree_config(args: &Args, r: &Resolved, ddmin: DdminOptions) -> TreeConfig {
     }
     config.closure = !args.no_reference_closure && !args.no_fixpoint;
     config.edit_memory = !args.no_edit_memory && !args.no_fixpoint;
+    config.last_round_memory &= config.edit_memory && !args.full_last_round;
     config.token_replacements |= args.replace_tokens;
     if args.replace_tokens {
         // Every strategy replaces tokens now: the preset's alternatives that exist only to
@@ -424,6 +425,7 @@ fn tree_config(args: &Args, r: &Resolved, ddmin: DdminOptions) -> TreeConfig {
     for alternative in &mut config.alternatives {
         alternative.closure = config.closure;
         alternative.edit_memory = config.edit_memory;
+        alternative.last_round_memory = config.last_round_memory;
         alternative.token_replacements |= args.replace_tokens;
         if let Some(order) = args.order.filter(|_| alternative.base.is_recursive()) {
             alternative.order = order.value();

@@ -50,6 +50,9 @@ pub struct StatsReport {
     /// The rounds consulted the memory of failed edits (tree reduction only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub edit_memory: Option<bool>,
+    /// The last round consulted it too (`--full-last-round` off; tree reduction only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_round_memory: Option<bool>,
     /// The per-run timeout in effect at the end (`null`: none); `timeout_default` if derived
     /// from the original's run (and paced by the runs) rather than given with `--timeout`.
     pub timeout_seconds: Option<f64>,

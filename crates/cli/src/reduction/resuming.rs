@@ -110,6 +110,7 @@ impl Reduction {
             "passes": config.passes.iter().map(|p| p.name()).collect::<Vec<_>>(),
             "reference_closure": config.closure,
             "edit_memory": config.edit_memory,
+            "last_round_memory": config.last_round_memory,
             "cache": self.plan.cache,
             "syntax_filter": self.plan.syntax_filter,
             "timeout": match self.plan.timeout {

@@ -55,6 +55,7 @@ impl Reduction {
             reference_closure: tree.then_some(config.closure),
             reference_closure_calls: ended.calls_refer,
             edit_memory: tree.then_some(config.edit_memory),
+            last_round_memory: tree.then_some(config.last_round_memory),
             discarded: stats.discarded,
             killed: stats.killed,
             preempted: stats.preempted,

@@ -2,8 +2,10 @@
 //!
 //! A candidate is its base (the text the algorithm holds when it makes it) with one edit, and
 //! the edit is named by what differs: the bytes between the longest common prefix and suffix
-//! of base and candidate, on each side, with some bytes of context around them. The same edit
-//! made on a text changed elsewhere has the same name.
+//! of base and candidate, on each side, with some bytes of context around them, and, for a
+//! short removed text, which of its words occur elsewhere in the base. The same edit made on
+//! a text changed elsewhere has the same name, unless the change took the last use of a word
+//! it removes.
 //!
 //! The *memory of failed edits* keeps the names of the edits whose candidates were not
 //! interesting. The rounds of a reduction repeat the same edits on a text that changed a
@@ -11,11 +13,13 @@
 //! whole candidate, knows none of them again; most still fail. While the rounds consult the
 //! memory ([`crate::Judge::recall_failed_edits`]), a candidate whose edit failed before, with
 //! the same context on both sides, is taken as not interesting without a run. A round that
-//! skips can miss an edit that a change elsewhere made possible, so the joint fixed point
-//! needs a last round that recalls only the edits that failed in that round itself to change
-//! nothing (see `algorithm::rounds`), as the reference closure does: while a round changes
-//! nothing its text is the one it started with, and an edit that failed on it names a
-//! candidate the content cache knows, so that round tests every edit of its text.
+//! skips can miss an edit that a change elsewhere made possible (other than by taking the
+//! last use of a name it removes), so the strict joint fixed point needs a last round that
+//! recalls only the edits that failed in that round itself to change nothing (see
+//! `algorithm::rounds`, `TreeConfig::last_round_memory`), as the reference closure does:
+//! while a round changes nothing its text is the one it started with, and an edit that failed
+//! on it names a candidate the content cache knows, so that round tests every edit of its
+//! text.
 //!
 //! The memory answers the same with any `--jobs`: an edit is remembered only when the
 //! algorithm takes its answer in sequence order. The speculative driver defers the edits
@@ -68,8 +72,58 @@ impl Edit {
         (before, after).hash(&mut h);
         hash_ends(removed, &mut h);
         hash_ends(inserted, &mut h);
+        if removed.len() <= USES {
+            for used in used_elsewhere(base, self.start..self.old_end) {
+                used.hash(&mut h);
+            }
+        }
         h.finish()
     }
+}
+
+/// Removed texts of at most this many bytes are named with which of their words occur
+/// elsewhere in the text too (see [`used_elsewhere`]).
+const USES: usize = 2 * ENDS;
+
+/// For each word of `base[removed]` (a run of letters, digits and `_` that does not start
+/// with a digit), in order of first occurrence there, whether it occurs outside `removed` as
+/// a word too. An edit that removes a name's declaration fails while code elsewhere uses the
+/// name, and is another edit once the last such use is gone: a change far away from its
+/// context made it possible, and the memory must not recall it.
+fn used_elsewhere(base: &[u8], removed: std::ops::Range<usize>) -> Vec<bool> {
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let text = &base[removed.clone()];
+    let mut seen: Vec<&[u8]> = Vec::new();
+    let mut i = 0;
+    while i < text.len() {
+        if !word(text[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < text.len() && word(text[i]) {
+            i += 1;
+        }
+        let w = &text[start..i];
+        if !w[0].is_ascii_digit() && !seen.contains(&w) {
+            seen.push(w);
+        }
+    }
+    let whole = |at: usize, len: usize| {
+        (at == 0 || !word(base[at - 1])) && base.get(at + len).is_none_or(|&b| !word(b))
+    };
+    seen.into_iter()
+        .map(|w| {
+            let finder = memchr::memmem::Finder::new(w);
+            let outside = |range: std::ops::Range<usize>| {
+                let from = range.start;
+                finder
+                    .find_iter(&base[range])
+                    .any(|at| whole(from + at, w.len()))
+            };
+            outside(0..removed.start) || outside(removed.end..base.len())
+        })
+        .collect()
 }
 
 /// Hash `text` by its length and at most [`ENDS`] bytes at each end: a large edit is told
@@ -221,6 +275,22 @@ mod tests {
             name(twice, b"f(); x = 1; g(); h();", 4),
             "the same text removed at another place is another edit"
         );
+    }
+
+    #[test]
+    fn an_edit_is_another_once_a_name_it_removes_is_used_nowhere_else() {
+        // `int x;` removed, while `f` uses `x` and once `f` is gone: the context of the
+        // removal is the same, the use of `x` elsewhere is not.
+        let used = b"int x; int y; void f() { x = 1; }";
+        let unused = b"int x; int y; void g() { y = 1; }";
+        let candidate = |base: &[u8]| base[7..].to_vec();
+        assert_ne!(
+            name(used, &candidate(used), 4),
+            name(unused, &candidate(unused), 4)
+        );
+        // A word that only occurs inside a longer word elsewhere is not used there.
+        assert_eq!(used_elsewhere(b"int x; int xs;", 0..6), [true, false]);
+        assert_eq!(used_elsewhere(b"a1 b; 1a; b", 3..9), [true]);
     }
 
     #[test]
