@@ -163,7 +163,7 @@ fn cpp_with_gxx_and_clang_format() {
         &["clang-format", "g++"],
         expect![[r#"
             #include <vector>
-            template <typename> struct Box {};
+            template <typename T> struct Box { T v; };
             int main() {
               std::vector<Box<int>> b{};
               for (auto &x : b) {

@@ -261,6 +261,33 @@ fn the_memory_of_failed_edits_saves_runs_for_the_same_output() {
     assert_eq!(full_out, plain_out);
 }
 
+/// What the last round's memory can miss: `T v;` fails to go while `b{{1},{2}}` initializes
+/// it (no name links the two), and once the initializer is `{}` the memory recalls the
+/// failure, as the text around `T v;` is the same. `--full-last-round` tests every edit of
+/// its text in the last round and takes it.
+#[test]
+fn the_full_last_round_tests_again_what_the_memory_recalls() {
+    let d = Dir::new();
+    d.write(
+        "t.cpp",
+        "#include <vector>\ntemplate<typename T>struct Box{T v;T get()const{return v;}};\n\
+         int main(){std::vector<Box<int>> b{{1},{2}};int s=0;for(auto&x:b){s+=x.get();}\n\
+         return s==3?0:1;}\n",
+    );
+    d.script(
+        "oracle.sh",
+        "g++ -w -o ./a.out \"$1\" 2>/dev/null && timeout 2 ./a.out && grep -q 'for' \"$1\"",
+    );
+    let fastest = ["--preset", "fastest", "--jobs", "1", "--no-format"];
+    let (memory, out) = reduce_with_stats(&d, "t.cpp", &fastest);
+    let full = [&fastest[..], &["--full-last-round"]].concat();
+    let (strict, strict_out) = reduce_with_stats(&d, "t.cpp", &full);
+    assert!(out.contains("T v;"), "{out}");
+    assert!(!strict_out.contains("v;"), "{strict_out}");
+    let runs = |s: &serde_json::Value| s["oracle_runs"].as_u64().unwrap();
+    assert!(runs(&memory) < runs(&strict), "{memory}\n{strict}");
+}
+
 /// Functions that only calls refer to; the marker needs both calls.
 const CALLED: &str = "int g1 = 1;
 int h1(int x) { return x + g1; }
