@@ -47,7 +47,10 @@ const RUSTC: Compiler = Compiler {
     first_error: "grep -m1 '^error'",
 };
 const JAVAC: Compiler = Compiler {
-    compile: r#"mkdir -p "$TMPDIR/j" && cp "$1" "$TMPDIR/j/M.java" && javac -d "$TMPDIR/j" "$TMPDIR/j/M.java""#,
+    compile: concat!(
+        crate::javac_fast!(),
+        r#"mkdir -p "$TMPDIR/j" && cp "$1" "$TMPDIR/j/M.java" && javac_fast -d "$TMPDIR/j" "$TMPDIR/j/M.java""#
+    ),
     first_error: "grep -m1 'error:'",
 };
 const TSC: Compiler = Compiler {
