@@ -648,10 +648,15 @@ fn rounds(
             );
             p.announce(&config.passes[k..]);
             let size = passes::chars(&p.current);
+            let before = memory.then(|| p.current.clone());
             recorded(judge, st.round, pass.name().to_string(), size, || {
                 let accepted = p.run(pass);
                 (accepted, passes::chars(&p.current))
             });
+            if let Some(before) = before {
+                // A pass that only renamed: the memory names edits over the old spellings.
+                judge.note_renames(&before, &p.current);
+            }
             st.current = p.current;
         }
         if judge.is_cancelled() {

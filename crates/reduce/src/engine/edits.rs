@@ -21,6 +21,14 @@
 //! on it names a candidate the content cache knows, so that round tests every edit of its
 //! text.
 //!
+//! **Renames.** A round's `rename` pass changes the spelling of names everywhere, and every
+//! edit near a renamed name then names another text. The memory keeps, for each word a pure
+//! rename gave the text (every occurrence of a word replaced by a word the text did not
+//! hold), the spelling it had before ([`FailedEdits::renamed`]), and names an edit over the
+//! text spelled as before its renames ([`Edit::memory_name`]): with its context counted in
+//! those bytes and the edit widened to whole words, an edit keeps its name across renames.
+//! Renames are entries of the memory's log, forgotten with it by [`FailedEdits::truncate`].
+//!
 //! The memory answers the same with any `--jobs`: an edit is remembered only when the
 //! algorithm takes its answer in sequence order. The speculative driver defers the edits
 //! that fail in its tests ([`deferring`]) and remembers those before its winner once it is
@@ -42,6 +50,15 @@ const ENDS: usize = 128;
 /// At most this many failed edits are remembered; later ones are not (a fixed bound, so
 /// that what is remembered at each step depends only on the steps before it).
 const LIMIT: usize = 1 << 18;
+
+/// The spelling each renamed word of the text had before its first rename (see the module
+/// docs); words that were never renamed are not in it.
+pub(crate) type Spellings = Arc<HashMap<Vec<u8>, Vec<u8>>>;
+
+/// A byte of a word, for the memory: letters, digits and `_`.
+fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
 
 /// Where `candidate` differs from `base` (see the module docs).
 #[derive(Clone, Copy, Debug)]
@@ -79,6 +96,184 @@ impl Edit {
         }
         h.finish()
     }
+
+    /// The name of this edit in the memory of failed edits: as [`Edit::name`] with
+    /// [`MEMORY_CONTEXT`] bytes of context, but widened to whole words and over the text as
+    /// it was spelled before its renames (`spellings`), so that a rename in or around the edit
+    /// leaves its name as it was (see the module docs).
+    pub fn memory_name(
+        &self,
+        base: &[u8],
+        candidate: &[u8],
+        spellings: &HashMap<Vec<u8>, Vec<u8>>,
+    ) -> u64 {
+        let (start, old_end, new_end) = self.widened(base, candidate);
+        let spelled =
+            |w: &[u8]| -> Vec<u8> { spellings.get(w).map_or_else(|| w.to_vec(), Clone::clone) };
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        spelled_before(base, start, MEMORY_CONTEXT, &spelled).hash(&mut h);
+        spelled_after(base, old_end, MEMORY_CONTEXT, &spelled).hash(&mut h);
+        for text in [&base[start..old_end], &candidate[start..new_end]] {
+            if text.len() <= 2 * ENDS {
+                spelled_after(text, 0, usize::MAX, &spelled).hash(&mut h);
+            } else {
+                text.len().hash(&mut h);
+                spelled_after(text, 0, ENDS, &spelled).hash(&mut h);
+                spelled_before(text, text.len(), ENDS, &spelled).hash(&mut h);
+            }
+        }
+        if old_end - start <= USES {
+            for used in used_elsewhere(base, start..old_end) {
+                used.hash(&mut h);
+            }
+        }
+        h.finish()
+    }
+
+    /// The edit's range widened to whole words: an edit that starts or ends inside a word
+    /// (a rename's `counter` -> `c` keeps the `c`) takes all of it, on both sides.
+    fn widened(&self, base: &[u8], candidate: &[u8]) -> (usize, usize, usize) {
+        let (mut start, mut old_end, mut new_end) = (self.start, self.old_end, self.new_end);
+        let inside_at = |at: usize, end_old: usize, end_new: usize| {
+            (at < end_old && is_word(base[at])) || (at < end_new && is_word(candidate[at]))
+        };
+        while start > 0 && is_word(base[start - 1]) && inside_at(start, old_end, new_end) {
+            start -= 1;
+        }
+        while old_end < base.len()
+            && is_word(base[old_end])
+            && ((old_end > start && is_word(base[old_end - 1]))
+                || (new_end > start && is_word(candidate[new_end - 1])))
+        {
+            old_end += 1;
+            new_end += 1;
+        }
+        (start, old_end, new_end)
+    }
+}
+
+/// The end of the token of `text` that starts at `at`: a whole word, or one other byte.
+fn token_end(text: &[u8], at: usize) -> usize {
+    if !is_word(text[at]) {
+        return at + 1;
+    }
+    let mut end = at + 1;
+    while end < text.len() && is_word(text[end]) {
+        end += 1;
+    }
+    end
+}
+
+/// The start of the token of `text` that ends at `at`.
+fn token_start(text: &[u8], at: usize) -> usize {
+    if !is_word(text[at - 1]) {
+        return at - 1;
+    }
+    let mut start = at - 1;
+    while start > 0 && is_word(text[start - 1]) {
+        start -= 1;
+    }
+    start
+}
+
+/// At most `limit` bytes of `text` from `from` on, each word spelled by `spelled`.
+fn spelled_after(
+    text: &[u8],
+    from: usize,
+    limit: usize,
+    spelled: &dyn Fn(&[u8]) -> Vec<u8>,
+) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut at = from;
+    while at < text.len() && out.len() < limit {
+        let end = token_end(text, at);
+        if is_word(text[at]) {
+            out.extend_from_slice(&spelled(&text[at..end]));
+        } else {
+            out.push(text[at]);
+        }
+        at = end;
+    }
+    out.truncate(limit);
+    out
+}
+
+/// The last `limit` bytes of `text` before `to`, each word spelled by `spelled`.
+fn spelled_before(
+    text: &[u8],
+    to: usize,
+    limit: usize,
+    spelled: &dyn Fn(&[u8]) -> Vec<u8>,
+) -> Vec<u8> {
+    let mut tokens: Vec<Vec<u8>> = Vec::new();
+    let (mut at, mut len) = (to, 0);
+    while at > 0 && len < limit {
+        let start = token_start(text, at);
+        let token = if is_word(text[start]) {
+            spelled(&text[start..at])
+        } else {
+            text[start..at].to_vec()
+        };
+        len += token.len();
+        tokens.push(token);
+        at = start;
+    }
+    let out: Vec<u8> = tokens.into_iter().rev().flatten().collect();
+    out[out.len().saturating_sub(limit)..].to_vec()
+}
+
+/// The words `after` spells differently where `before` spells them, if `after` is `before`
+/// with some of its words renamed and nothing else: every occurrence of each renamed word
+/// replaced by the same new word, which `before` does not hold (and the old word gone from
+/// `after`); empty otherwise. Numbers are no names.
+pub(crate) fn renames(before: &[u8], after: &[u8]) -> Vec<(Vec<u8>, Vec<u8>)> {
+    let mut pairs: Vec<(&[u8], &[u8])> = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    while i < before.len() && j < after.len() {
+        let (a, b) = (before[i], after[j]);
+        if is_word(a) != is_word(b) {
+            return Vec::new();
+        }
+        let (ei, ej) = (token_end(before, i), token_end(after, j));
+        let (x, y) = (&before[i..ei], &after[j..ej]);
+        if x != y {
+            if !is_word(a) || a.is_ascii_digit() || b.is_ascii_digit() {
+                return Vec::new();
+            }
+            match pairs.iter().find(|p| p.0 == x || p.1 == y) {
+                Some(p) if *p != (x, y) => return Vec::new(),
+                Some(_) => {}
+                None => pairs.push((x, y)),
+            }
+        }
+        (i, j) = (ei, ej);
+    }
+    if i < before.len() || j < after.len() {
+        return Vec::new();
+    }
+    let words = |text: &[u8]| {
+        let mut set = std::collections::HashSet::new();
+        let mut at = 0;
+        while at < text.len() {
+            let end = token_end(text, at);
+            if is_word(text[at]) {
+                set.insert(text[at..end].to_vec());
+            }
+            at = end;
+        }
+        set
+    };
+    let (old, new) = (words(before), words(after));
+    if pairs
+        .iter()
+        .any(|(x, y)| old.contains(*y) || new.contains(*x))
+    {
+        return Vec::new();
+    }
+    pairs
+        .into_iter()
+        .map(|(x, y)| (x.to_vec(), y.to_vec()))
+        .collect()
 }
 
 /// Removed texts of at most this many bytes are named with which of their words occur
@@ -139,15 +334,26 @@ fn hash_ends(text: &[u8], h: &mut impl Hasher) {
     }
 }
 
-/// The names of the edits that failed, in the order remembered (see the module docs).
+/// The names of the edits that failed, in the order remembered, and the renames between
+/// them (see the module docs).
 #[derive(Default)]
 pub(crate) struct FailedEdits {
     /// The memory is consulted for the edits remembered from this one on (in `log` order).
     from: Option<usize>,
     /// Each edit's place in `log`.
     failed: HashMap<u64, usize>,
-    /// The same names in the order they came, for [`FailedEdits::truncate`].
-    log: Vec<u64>,
+    /// The spellings of the renamed words before their renames.
+    spellings: Spellings,
+    /// What was remembered, in the order it came, for [`FailedEdits::truncate`].
+    log: Vec<Entry>,
+}
+
+/// One entry of the memory's log.
+enum Entry {
+    /// An edit that failed.
+    Failed(u64),
+    /// Words were renamed; the spellings before.
+    Renamed(Spellings),
 }
 
 impl FailedEdits {
@@ -173,20 +379,47 @@ impl FailedEdits {
     pub fn failed(&mut self, edit: u64) {
         if self.log.len() < LIMIT && !self.failed.contains_key(&edit) {
             self.failed.insert(edit, self.log.len());
-            self.log.push(edit);
+            self.log.push(Entry::Failed(edit));
         }
     }
 
-    /// How many edits are remembered.
+    /// Remember that each word `pairs` names first was renamed to the second, everywhere.
+    pub fn renamed(&mut self, pairs: &[(Vec<u8>, Vec<u8>)]) {
+        if pairs.is_empty() {
+            return;
+        }
+        let before = Arc::clone(&self.spellings);
+        let mut spellings = (*before).clone();
+        for (old, new) in pairs {
+            let first = spellings.remove(old).unwrap_or_else(|| old.clone());
+            if first != *new {
+                spellings.insert(new.clone(), first);
+            }
+        }
+        self.spellings = Arc::new(spellings);
+        self.log.push(Entry::Renamed(before));
+    }
+
+    /// The spellings of the renamed words before their renames, for [`Edit::memory_name`].
+    pub fn spellings(&self) -> Spellings {
+        Arc::clone(&self.spellings)
+    }
+
+    /// How many entries are remembered (failed edits and renames).
     pub fn len(&self) -> usize {
         self.log.len()
     }
 
-    /// Forget the edits remembered after the first `len`.
+    /// Forget what was remembered after the first `len` entries.
     pub fn truncate(&mut self, len: usize) {
         if len < self.log.len() {
-            for edit in self.log.drain(len..) {
-                self.failed.remove(&edit);
+            for entry in self.log.drain(len..).rev() {
+                match entry {
+                    Entry::Failed(edit) => {
+                        self.failed.remove(&edit);
+                    }
+                    Entry::Renamed(before) => self.spellings = before,
+                }
             }
         }
     }
@@ -301,6 +534,81 @@ mod tests {
         let mut other = base.clone();
         other.drain(100..1501);
         assert_ne!(name(&base, &candidate, 16), name(&base, &other, 16));
+    }
+
+    fn memory_name(base: &[u8], candidate: &[u8], spellings: &[(&str, &str)]) -> u64 {
+        let spellings: HashMap<Vec<u8>, Vec<u8>> = spellings
+            .iter()
+            .map(|(new, old)| (new.as_bytes().to_vec(), old.as_bytes().to_vec()))
+            .collect();
+        Edit::between(base, candidate).memory_name(base, candidate, &spellings)
+    }
+
+    #[test]
+    fn an_edit_keeps_its_memory_name_once_a_name_in_and_around_it_is_renamed() {
+        // `int b = counter;` removed, before and after `counter` became `c`: the context
+        // and the removed text hold the renamed name.
+        let before = b"int counter; int b = counter; f(counter, b);";
+        let after = b"int c; int b = c; f(c, b);";
+        let removed = |t: &[u8], at: usize, len: usize| [&t[..at], &t[at + len..]].concat();
+        let one = memory_name(before, &removed(before, 13, 17), &[]);
+        let two = removed(after, 7, 11);
+        assert_eq!(String::from_utf8_lossy(&two), "int c; f(c, b);");
+        assert_eq!(one, memory_name(after, &two, &[("c", "counter")]));
+        assert_ne!(one, memory_name(after, &two, &[]), "without the spellings");
+        // An edit inside a word takes the whole word: `c` -> `cd` is not read as an edit
+        // after a word `c`, which would be spelled `counter`.
+        let inside = Edit::between(after, b"int cd; int b = c; f(c, b);");
+        assert_eq!(
+            inside.widened(after, b"int cd; int b = c; f(c, b);"),
+            (4, 5, 6)
+        );
+    }
+
+    #[test]
+    fn pure_renames_are_told_from_other_changes() {
+        let pairs = |a: &str, b: &str| {
+            renames(a.as_bytes(), b.as_bytes())
+                .into_iter()
+                .map(|(x, y)| (String::from_utf8(x).unwrap(), String::from_utf8(y).unwrap()))
+                .collect::<Vec<_>>()
+        };
+        let own = |x: &str, y: &str| (x.to_string(), y.to_string());
+        assert_eq!(
+            pairs(
+                "int count; long total = count + total;",
+                "int a; long b = a + b;"
+            ),
+            [own("count", "a"), own("total", "b")]
+        );
+        // A word the text held already (`replace-ids`), a rename of some occurrences only,
+        // a number, and any other change are no pure renames.
+        assert!(pairs("int a; int b = a;", "int b; int b = b;").is_empty());
+        assert!(pairs("f(x); g(x);", "f(y); g(x);").is_empty());
+        assert!(pairs("int a = 10;", "int a = 0;").is_empty());
+        assert!(pairs("int a; f(a);", "int b; f(b) ;").is_empty());
+        assert!(pairs("f(a, a);", "f(b, c);").is_empty());
+        assert!(pairs("same", "same").is_empty());
+    }
+
+    #[test]
+    fn renames_are_forgotten_with_the_entries_after_them() {
+        let mut m = FailedEdits::default();
+        m.failed(1);
+        m.renamed(&[(b"count".to_vec(), b"a".to_vec())]);
+        assert_eq!(m.spellings().get(&b"a"[..]), Some(&b"count".to_vec()));
+        m.renamed(&[(b"a".to_vec(), b"b".to_vec())]);
+        assert_eq!(m.spellings().get(&b"b"[..]), Some(&b"count".to_vec()));
+        assert!(m.spellings().get(&b"a"[..]).is_none());
+        m.renamed(&[(b"b".to_vec(), b"count".to_vec())]);
+        assert!(m.spellings().is_empty(), "back to its first spelling");
+        assert_eq!(m.len(), 4);
+        m.truncate(2);
+        assert_eq!(m.spellings().get(&b"a"[..]), Some(&b"count".to_vec()));
+        m.truncate(1);
+        assert!(m.spellings().is_empty());
+        m.consult(Some(0));
+        assert!(m.recalls(1));
     }
 
     #[test]

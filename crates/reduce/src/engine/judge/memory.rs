@@ -1,7 +1,7 @@
 //! The judge's memory of failed edits (see `engine::edits`): the tests that consult it and
 //! remember what failed, and the announcements it leaves candidates out of.
 
-use super::super::edits::{self, Edit, MEMORY_CONTEXT as MEMORY};
+use super::super::edits::{self, Edit};
 use super::super::lookahead::hints::CONTEXT as HINT_CONTEXT;
 use super::{bump, lock, Cache, Judge};
 
@@ -14,11 +14,17 @@ impl Judge {
             return false;
         }
         // Naming costs a comparison with the base: only while the memory is consulted.
-        let consulted = lock(&self.edits).is_consulted();
+        let spellings = {
+            let memory = lock(&self.edits);
+            memory.is_consulted().then(|| memory.spellings())
+        };
         let edit = base
-            .filter(|_| consulted)
+            .filter(|_| spellings.is_some())
             .map(|b| Edit::between(b, candidate));
-        let name = edit.zip(base).map(|(e, b)| e.name(b, candidate, MEMORY));
+        let name = edit
+            .zip(base)
+            .zip(spellings.as_ref())
+            .map(|((e, b), sp)| e.memory_name(b, candidate, sp));
         let key = Cache::key(candidate);
         if name.is_some_and(|n| lock(&self.edits).recalls(n)) {
             bump(&self.counters.tests);
@@ -55,9 +61,19 @@ impl Judge {
         lock(&self.edits).consult(from);
     }
 
-    /// How many failed edits are remembered.
+    /// How many entries the memory of failed edits holds (failed edits and renames).
     pub(crate) fn failed_edits(&self) -> usize {
         lock(&self.edits).len()
+    }
+
+    /// The algorithm's text went from `before` to `after`: if that renamed words and did
+    /// nothing else, the memory names its edits over the old spellings from now on (see
+    /// `edits`).
+    pub(crate) fn note_renames(&self, before: &[u8], after: &[u8]) {
+        if before != after {
+            let pairs = edits::renames(before, after);
+            lock(&self.edits).renamed(&pairs);
+        }
     }
 
     /// Name the candidates the algorithm will test next, made from `base`, if everything
@@ -106,15 +122,18 @@ impl Judge {
         candidates: Vec<Vec<u8>>,
         hints: bool,
     ) -> Vec<(Vec<u8>, Option<u64>)> {
-        let consulted = lock(&self.edits).is_consulted();
-        if !consulted && !hints {
+        let spellings = {
+            let memory = lock(&self.edits);
+            memory.is_consulted().then(|| memory.spellings())
+        };
+        if spellings.is_none() && !hints {
             return candidates.into_iter().map(|c| (c, None)).collect();
         }
         let named: Vec<_> = candidates
             .into_iter()
             .map(|c| {
                 let edit = Edit::between(base, &c);
-                let name = consulted.then(|| edit.name(base, &c, MEMORY));
+                let name = spellings.as_ref().map(|sp| edit.memory_name(base, &c, sp));
                 let hint = hints.then(|| edit.name(base, &c, HINT_CONTEXT));
                 (c, name, hint)
             })

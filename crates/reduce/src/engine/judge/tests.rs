@@ -682,3 +682,23 @@ fn wins_in_a_row_are_chained_where_durations_tell_nothing_and_the_steps_end_as_w
         "the runs of successive steps overlap"
     );
 }
+
+/// An edit that failed before a rename is recalled after it: `int b = counter;` removed from
+/// a text, then from the same text with `counter` renamed `c`, costs one oracle run, not two,
+/// once the judge knows of the rename; without it, the second is another edit.
+#[test]
+fn a_failed_edit_is_recalled_after_a_rename() {
+    let before = b"int counter; int b = counter; f(counter, b);".as_slice();
+    let after = b"int c; int b = c; f(c, b);".as_slice();
+    for told in [true, false] {
+        let (judge, oracle) = judge_with(|_| false, JudgeOptions::default());
+        judge.recall_failed_edits(Some(0));
+        assert!(!judge.test_from(Some(before), b"int counter; f(counter, b);"));
+        if told {
+            judge.note_renames(before, after);
+        }
+        assert!(!judge.test_from(Some(after), b"int c; f(c, b);"));
+        assert_eq!(oracle.runs(), if told { 1 } else { 2 }, "told: {told}");
+        assert_eq!(judge.stats().recalled, u64::from(told));
+    }
+}
