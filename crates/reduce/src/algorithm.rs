@@ -639,13 +639,8 @@ fn rounds(
         } else {
             let k = st.step - 1;
             let pass = config.passes[k];
-            let mut p = Passes::new(
-                lang,
-                judge,
-                &config.ddmin,
-                std::mem::take(&mut st.current),
-                &facts,
-            );
+            let current = std::mem::take(&mut st.current);
+            let mut p = Passes::new(lang, judge, &config.ddmin, current, &facts);
             p.announce(&config.passes[k..]);
             let size = passes::chars(&p.current);
             let before = memory.then(|| p.current.clone());
