@@ -4,7 +4,7 @@
 
 use crate::util::{is_interesting, rounds_sum, Dir};
 
-// C++'s early bodies step and constexpr functions.
+// C's and C++'s early bodies step: declarations, constexpr functions.
 mod cpp_bodies;
 // Names: renaming (contextual keywords, the case of a first letter) and aliases inlined.
 mod names;

@@ -1,9 +1,9 @@
-//! C++ bodies on g++'s terms: the early `bodies` step makes definitions declarations, removes
-//! the definitions outside their class whole, and leaves deduced return types to the round's
-//! `bodies` pass.
+//! C and C++ bodies on gcc's and g++'s terms: the early `bodies` step makes definitions
+//! declarations, removes the definitions outside their class whole, and leaves deduced return
+//! types to the round's `bodies` pass.
 
 use super::{bodies_go_first, chars, compiler_oracle, early_bodies, Compiler};
-use crate::util::Dir;
+use crate::util::{is_interesting, Dir};
 
 const GXX: Compiler = Compiler {
     compile: r#"g++ -std=c++20 -fsyntax-only "$1""#,
@@ -62,4 +62,36 @@ fn cpp_the_early_step_makes_definitions_declarations() {
         "{early}"
     );
     assert!(out.contains("marker"));
+}
+
+#[test]
+fn c_the_early_step_makes_definitions_declarations_and_the_calls_stay() {
+    // gcc -O2 finds that a static function whose body is an endless loop never returns, and
+    // drops what follows each call to it: `sink(h)` would go with either body emptied. As
+    // declarations, the two helpers go in the early step and the caller still calls `sink`.
+    let src = "int sink(int);\n\
+               static int square(int x) {\n  int s = 0;\n  for (int i = 0; i < x; i++)\n    s += x;\n  return s;\n}\n\
+               static int twice(int y) {\n  return square(y) + square(y + 1);\n}\n\
+               int marker(int v) {\n  int h = twice(v);\n  sink(h);\n  return square(v);\n}\n";
+    let d = Dir::new();
+    d.script(
+        "oracle.sh",
+        r#"gcc -std=gnu99 -fsyntax-only -Werror=implicit-function-declaration "$1" 2>/dev/null || exit 1
+gcc -O2 -S -o - -x c "$1" 2>/dev/null | grep -q 'call.*sink'"#,
+    );
+    assert!(is_interesting(&d.join("oracle.sh"), "m.c", src.as_bytes()));
+    d.write("m.c", src);
+    let (out, early) = early_bodies(&d, "m.c");
+    assert!(early["accepted"].as_u64().unwrap() >= 1, "{early}");
+    assert!(early["oracle_runs"].as_u64().unwrap() <= 8, "{early}");
+    let bodies = [
+        "{\n  int s = 0;\n  for (int i = 0; i < x; i++)\n    s += x;\n  return s;\n}",
+        "{\n  return square(y) + square(y + 1);\n}",
+    ];
+    let want: i64 = bodies.iter().map(|b| chars(b) - chars(";")).sum();
+    assert!(
+        early["chars_removed"].as_i64().unwrap() >= want,
+        "{early}: fewer than {want} characters removed\n{out}"
+    );
+    assert!(out.contains("sink("), "{out}");
 }

@@ -7,10 +7,11 @@
 //! input calls: their bodies go in a few oracle runs, where deleting the functions would need
 //! their callers gone first. A declaration the compiler rejects when nothing uses it (Go's
 //! imports) goes with the last bodies that use it (`Facts::tied`). Where the language has a
-//! declaration form (`declare` of `[[bodies]]`, C++'s `;`, after C-Vise's
+//! declaration form (`declare` of `[[bodies]]`, C's and C++'s `;`, after C-Vise's
 //! replace-function-def-with-decl), an outermost definition becomes a declaration instead:
-//! shorter, and what a declaration leaves undefined is only wanted where a constant
-//! expression evaluates it.
+//! shorter, what a declaration leaves undefined is only wanted where a constant expression
+//! evaluates it, and an optimizing compiler still compiles the code after each call, which
+//! it drops after a call to a function that never returns.
 //!
 //! The outermost bodies are also tried before the first tree phase, coarsely
 //! ([`Passes::early_bodies`]), so the first tree is already without most of them.
@@ -172,6 +173,26 @@ mod tests {
                 "{ return 2 * 3 + 1; }".to_string(),
                 "{for(;;);}".to_string()
             )]
+        );
+    }
+
+    #[test]
+    fn c_definitions_become_declarations_unless_they_must_be_inlined() {
+        let src =
+            "static int h(int x) { return x * x; }\nint *g(void) { static int v; return &v; }\n\
+                   static inline __attribute__((__always_inline__)) int k(void) { return 1 + 2; }\n";
+        let facts = Lang::C.facts(src.as_bytes()).unwrap();
+        let (units, _) = level(&facts, 0);
+        let made: Vec<(&str, &[u8])> = (units.iter())
+            .map(|u| (&src[u[0].range.clone()], &u[0].text[..]))
+            .collect();
+        assert_eq!(
+            made,
+            [
+                (" { return x * x; }", &b";"[..]),
+                (" { static int v; return &v; }", &b";"[..]),
+                ("{ return 1 + 2; }", &b"{for(;;);}"[..]),
+            ]
         );
     }
 
