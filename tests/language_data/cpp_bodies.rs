@@ -65,6 +65,27 @@ fn cpp_the_early_step_makes_definitions_declarations() {
 }
 
 #[test]
+fn cpp_a_function_that_must_be_inlined_keeps_its_body_form() {
+    // g++ rejects a call to an `__always_inline__` function it has no body of ("inlining
+    // failed"), and the marker's body must stay, calling the allocator's member: as a
+    // declaration, that member would make every candidate of the early step fail.
+    let src = "struct Alloc {\n  [[__gnu__::__always_inline__]] int *allocate(int n) {\n    return new int[n];\n  }\n};\n\
+               int helper(int x) {\n  int s = 0;\n  for (int i = 0; i < x; i++)\n    s += i;\n  return s;\n}\n\
+               int marker(Alloc &a) {\n  return *a.allocate(helper(2));\n}\n";
+    let d = Dir::new();
+    let gxx = Compiler {
+        compile: r#"g++ -std=c++20 -c -o /dev/null -x c++ "$1""#,
+        first_error: "grep -m1 'error'",
+    };
+    compiler_oracle(&d, &gxx, "'a.allocate(helper(2))'");
+    d.write("m.cpp", src);
+    let (out, early) = early_bodies(&d, "m.cpp");
+    assert_eq!(early["oracle_runs"], 3, "{early}");
+    assert!(early["accepted"].as_u64().unwrap() >= 1, "{early}\n{out}");
+    assert!(out.contains("allocate(int) {"), "{out}");
+}
+
+#[test]
 fn c_the_early_step_makes_definitions_declarations_and_the_calls_stay() {
     // gcc -O2 finds that a static function whose body is an endless loop never returns, and
     // drops what follows each call to it: `sink(h)` would go with either body emptied. As
