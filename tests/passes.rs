@@ -192,6 +192,30 @@ fn c_statement_expressions_of_inlined_calls_are_opened_up() {
 }
 
 #[test]
+fn c_a_call_with_fewer_arguments_is_inlined_with_the_rest_declared() {
+    // `b` is declared without a prototype and called with one argument of its two: the call
+    // becomes the body with `d` declared, uninitialized, and assigned by the body's first
+    // statement.
+    let d = Dir::new();
+    d.write(
+        "fewer.c",
+        "int printf(const char *, ...);\n\
+         static long b();\n\
+         int main(void) {\n\
+         \x20   long r = b(40L);\n\
+         \x20   printf(\"%ld\\n\", r);\n\
+         \x20   return 0;\n\
+         }\n\
+         static long b(long c, int d) { d = 2; c += d; return c; }\n",
+    );
+    let oracle = d.script("oracle.sh", PRINTS_42);
+    let out = reduce_with(&d, "inline-calls,rewrite", "fewer.c", &[]);
+    assert!(is_interesting(&oracle, "fewer.c", out.as_bytes()), "{out}");
+    assert!(!out.contains("b(") && out.contains("d = 2;"), "{out}");
+    assert!(accepted(&stats(&d), "inline-calls") >= 1);
+}
+
+#[test]
 fn c_declarations_merge_into_one_at_file_scope() {
     // `rewrite`'s merges (C-Reduce's combine-local-var, combine-global-var and
     // local-to-global): `int second` joins `int first` (same type), the block's declarations

@@ -273,6 +273,10 @@ struct BindingSpec {
     open: String,
     param: String,
     close: String,
+    /// A parameter the call gives no argument for, `{param}` its declaration (C's call
+    /// through a declaration without a prototype, `long b();`).
+    #[serde(default)]
+    unbound: Option<String>,
 }
 
 /// `[[unwraps]]`: an expression made of statements (GNU C's `({ s; e; })`) opened up. The
@@ -669,25 +673,7 @@ impl PassData {
             data.constants.push((k, text.into_bytes()));
         }
         if let Some(b) = spec.bindings {
-            let param = template_pieces(&b.param).unwrap_or_default();
-            // Every placeholder (`{..}` included) must be one of the two.
-            let fields: Vec<&Piece> = param
-                .iter()
-                .filter(|p| !matches!(p, Piece::Text(_)))
-                .collect();
-            let want = [Piece::Field("param".into()), Piece::Field("arg".into())];
-            if !fields.iter().copied().eq(want.iter()) {
-                return Err(format!(
-                    "grammars/{lang}/passes.toml: [bindings] param must be a template with \
-                     {{param}} then {{arg}}, got `{}`",
-                    b.param
-                ));
-            }
-            data.bindings = Some(Bindings {
-                open: b.open.into_bytes(),
-                param,
-                close: b.close.into_bytes(),
-            });
+            data.bindings = Some(Bindings::new(lang, b.open, &b.param, b.unbound, b.close)?);
         }
         data.functions = spec.functions;
         data.calls = spec.calls;
@@ -768,6 +754,18 @@ mod tests {
         for bad in ["{arg}={param};", "{param};", "{param}={arg}{..};"] {
             let err = load(bad).unwrap_err();
             assert!(err.contains("[bindings] param"), "{bad}: {err}");
+        }
+        let unbound = |t: &str| {
+            let text = format!(
+                "[bindings]\nopen = \"({{\"\nparam = \"{{param}}={{arg}};\"\nclose = \"}})\"\n\
+                 unbound = \"{t}\"\n"
+            );
+            PassData::new("c", &text, &ts, std::iter::empty())
+        };
+        assert!(unbound("{param};").is_ok());
+        for bad in ["{param}={arg};", ";", "{arg};"] {
+            let err = unbound(bad).unwrap_err();
+            assert!(err.contains("[bindings] unbound"), "{bad}: {err}");
         }
     }
 }

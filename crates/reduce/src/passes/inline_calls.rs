@@ -22,7 +22,10 @@ use super::splice::{apply, push_separated, shorter_only, within, Splice};
 /// early `return` at once becomes the body, each parameter declared and initialized with its
 /// argument, with the definition removed (C-Reduce's `simple-inliner`, which keeps an
 /// argument evaluated once where substituting it would not): `b(e(), g)` ->
-/// `({int c=e();long d=g;c^d;})`. Only candidates that shorten the text.
+/// `({int c=e();long d=g;c^d;})`; a call with fewer arguments (through C's declaration
+/// without a prototype) declares the other parameters uninitialized (`unbound` of
+/// `[bindings]`), and one with more leaves the rest out. Only candidates that shorten the
+/// text.
 pub(super) fn candidates(text: &[u8], _lang: Lang, facts: &Facts) -> Vec<Vec<Splice>> {
     let one_token = |r: &Range<usize>| {
         facts
@@ -51,16 +54,23 @@ pub(super) fn candidates(text: &[u8], _lang: Lang, facts: &Facts) -> Vec<Vec<Spl
             .filter(|i| within(i, r))
             .collect()
     };
+    let any_arity = facts.bindings.as_ref().is_some_and(|b| b.any_arity());
     let mut out = Vec::new();
     for f in &facts.inlinable {
-        let calls: Vec<&ListSite> = by_name
+        // The calls of `f` from outside it; those the bindings' `unbound` form may take with
+        // another number of arguments too.
+        let bound_calls: Vec<&ListSite> = by_name
             .get(f.name.as_slice())
             .into_iter()
             .flatten()
             .copied()
-            .filter(|c| c.elems.len() == f.params.len() && !within(&c.range, &f.owner))
+            .filter(|c| any_arity || c.elems.len() == f.params.len())
+            .filter(|c| !within(&c.range, &f.owner))
             .collect();
-        if calls.is_empty()
+        let calls: Vec<&ListSite> = (bound_calls.iter().copied())
+            .filter(|c| c.elems.len() == f.params.len())
+            .collect();
+        if bound_calls.is_empty()
             || idents_in(&f.body)
                 .iter()
                 .any(|r| text[(*r).clone()] == *f.name)
@@ -90,8 +100,9 @@ pub(super) fn candidates(text: &[u8], _lang: Lang, facts: &Facts) -> Vec<Vec<Spl
             apply(&text[range.clone()], &subs)
         };
         // A body that is one `return`: each call becomes the value, the arguments spliced in.
-        let values: Option<Vec<Splice>> =
-            f.expr.as_ref().filter(|_| f.stmts.is_empty()).map(|expr| {
+        let values: Option<Vec<Splice>> = (f.expr.as_ref())
+            .filter(|_| f.stmts.is_empty() && !calls.is_empty())
+            .map(|expr| {
                 calls
                     .iter()
                     .map(|c| Splice::new(c.range.clone(), &wrap(expr, &substituted(expr, c))))
@@ -104,7 +115,7 @@ pub(super) fn candidates(text: &[u8], _lang: Lang, facts: &Facts) -> Vec<Vec<Spl
         // each call statement becomes the body's statements, the arguments spliced in
         // (C-Reduce's inliner, as a splice); then the same with the braces, so that the body's
         // locals keep their scope.
-        if f.expr.is_none() && calls.iter().all(|c| c.stmt.is_some()) {
+        if f.expr.is_none() && !calls.is_empty() && calls.iter().all(|c| c.stmt.is_some()) {
             let inner = match (f.stmts.first(), f.stmts.last()) {
                 (Some(a), Some(b)) => a.start..b.end,
                 _ => f.body.start..f.body.start,
@@ -120,7 +131,7 @@ pub(super) fn candidates(text: &[u8], _lang: Lang, facts: &Facts) -> Vec<Vec<Spl
         }
         if let Some(b) = &facts.bindings {
             out.push(without_definition(
-                calls.iter().map(|c| bound(text, f, c, b)).collect(),
+                bound_calls.iter().map(|c| bound(text, f, c, b)).collect(),
             ));
         }
         out.extend(values.into_iter().flatten().map(|v| vec![v]));
@@ -131,8 +142,13 @@ pub(super) fn candidates(text: &[u8], _lang: Lang, facts: &Facts) -> Vec<Vec<Spl
 /// The call `call` of `f` replaced by `f`'s body with bound parameters (see [`candidates`]).
 fn bound(text: &[u8], f: &Inlinable, call: &ListSite, b: &Bindings) -> Splice {
     let mut body = b.open.clone();
-    for (decl, arg) in f.param_decls.iter().zip(&call.elems) {
-        push_separated(&mut body, &b.bind(&text[decl.clone()], &text[arg.clone()]));
+    for (i, decl) in f.param_decls.iter().enumerate() {
+        let arg = call.elems.get(i).map(|a| &text[a.clone()]);
+        // `candidates` takes a call with too few arguments only where `unbound` declares the
+        // rest.
+        if let Some(bound) = b.bind_or_declare(&text[decl.clone()], arg) {
+            push_separated(&mut body, &bound);
+        }
     }
     for s in &f.stmts {
         push_separated(&mut body, &text[s.clone()]);

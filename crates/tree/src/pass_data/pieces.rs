@@ -73,16 +73,66 @@ pub(super) fn template_pieces(template: &str) -> Option<Vec<Piece>> {
 
 /// How a call binds a function's parameters when its body takes the call's place:
 /// `open`, then `param` (with `{param}` and `{arg}` filled in) per parameter, the body's
-/// statements, the returned value, then `close`.
+/// statements, the returned value, then `close`. Where the language has an `unbound` form,
+/// a call may give fewer arguments than the function has parameters (C's call through a
+/// declaration without a prototype): the others are declared by it, uninitialized, and
+/// arguments past the last parameter go.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Bindings {
     pub open: Vec<u8>,
     /// The `param` template, checked to name `{param}` then `{arg}`.
     pub(super) param: Vec<Piece>,
+    /// The `unbound` template, checked to name `{param}` alone.
+    pub(super) unbound: Option<Vec<Piece>>,
     pub close: Vec<u8>,
 }
 
 impl Bindings {
+    /// `[bindings]` of `lang`'s passes.toml, its templates checked: `param` names `{param}`
+    /// then `{arg}` and `unbound` names `{param}` alone (no other placeholder, `{..}`
+    /// included).
+    pub(super) fn new(
+        lang: &str,
+        open: String,
+        param: &str,
+        unbound: Option<String>,
+        close: String,
+    ) -> Result<Self, String> {
+        let check = |t: &str, want: &[&str], what: &str| -> Result<Vec<Piece>, String> {
+            let pieces = template_pieces(t).unwrap_or_default();
+            let fields: Vec<&Piece> = (pieces.iter())
+                .filter(|p| !matches!(p, Piece::Text(_)))
+                .collect();
+            let named = |(p, w): (&&Piece, &&str)| matches!(p, Piece::Field(f) if f == w);
+            if fields.len() != want.len() || !fields.iter().zip(want).all(named) {
+                return Err(format!(
+                    "grammars/{lang}/passes.toml: [bindings] {what}, got `{t}`"
+                ));
+            }
+            Ok(pieces)
+        };
+        let param = check(
+            param,
+            &["param", "arg"],
+            "param must be a template with {param} then {arg}",
+        )?;
+        let unbound = (unbound.as_deref())
+            .map(|t| {
+                check(
+                    t,
+                    &["param"],
+                    "unbound must be a template with {param} alone",
+                )
+            })
+            .transpose()?;
+        Ok(Bindings {
+            open: open.into_bytes(),
+            param,
+            unbound,
+            close: close.into_bytes(),
+        })
+    }
+
     /// `param` with the parameter's declaration and its argument filled in.
     pub fn bind(&self, param: &[u8], arg: &[u8]) -> Vec<u8> {
         let mut out = Vec::new();
@@ -95,6 +145,27 @@ impl Bindings {
             });
         }
         out
+    }
+
+    /// Whether a call may give another number of arguments than the function's parameters.
+    pub fn any_arity(&self) -> bool {
+        self.unbound.is_some()
+    }
+
+    /// `param` bound to `arg`, or declared by the `unbound` template where the call gives
+    /// no argument (`None` where the language has no such form).
+    pub fn bind_or_declare(&self, param: &[u8], arg: Option<&[u8]>) -> Option<Vec<u8>> {
+        let Some(arg) = arg else {
+            let mut out = Vec::new();
+            for p in self.unbound.as_ref()? {
+                out.extend_from_slice(match p {
+                    Piece::Text(t) => t.as_bytes(),
+                    _ => param,
+                });
+            }
+            return Some(out);
+        };
+        Some(self.bind(param, arg))
     }
 }
 
