@@ -95,12 +95,12 @@ fn c_the_early_step_makes_definitions_declarations_and_the_calls_stay() {
                static int twice(int y) {\n  return square(y) + square(y + 1);\n}\n\
                int marker(int v) {\n  int h = twice(v);\n  sink(h);\n  return square(v);\n}\n";
     let d = Dir::new();
-    d.script(
+    let oracle = d.script(
         "oracle.sh",
         r#"gcc -std=gnu99 -fsyntax-only -Werror=implicit-function-declaration "$1" 2>/dev/null || exit 1
 gcc -O2 -S -o - -x c "$1" 2>/dev/null | grep -q 'call.*sink'"#,
     );
-    assert!(is_interesting(&d.join("oracle.sh"), "m.c", src.as_bytes()));
+    assert!(is_interesting(&oracle, "m.c", src.as_bytes()));
     d.write("m.c", src);
     let (out, early) = early_bodies(&d, "m.c");
     assert!(early["accepted"].as_u64().unwrap() >= 1, "{early}");

@@ -133,39 +133,29 @@ impl Bindings {
         })
     }
 
-    /// `param` with the parameter's declaration and its argument filled in.
-    pub fn bind(&self, param: &[u8], arg: &[u8]) -> Vec<u8> {
-        let mut out = Vec::new();
-        for p in &self.param {
-            out.extend_from_slice(match p {
-                Piece::Text(t) => t.as_bytes(),
-                Piece::Field(f) if f == "param" => param,
-                // `{arg}`: the checks leave no other placeholder.
-                Piece::Field(_) | Piece::Inner => arg,
-            });
-        }
-        out
-    }
-
     /// Whether a call may give another number of arguments than the function's parameters.
     pub fn any_arity(&self) -> bool {
         self.unbound.is_some()
     }
 
-    /// `param` bound to `arg`, or declared by the `unbound` template where the call gives
-    /// no argument (`None` where the language has no such form).
+    /// `param` with the parameter's declaration and the call's argument filled in, or, where
+    /// the call gives no argument, the `unbound` template with the declaration (`None` where
+    /// the language has no such form).
     pub fn bind_or_declare(&self, param: &[u8], arg: Option<&[u8]>) -> Option<Vec<u8>> {
-        let Some(arg) = arg else {
-            let mut out = Vec::new();
-            for p in self.unbound.as_ref()? {
-                out.extend_from_slice(match p {
-                    Piece::Text(t) => t.as_bytes(),
-                    _ => param,
-                });
-            }
-            return Some(out);
+        let template = match arg {
+            Some(_) => &self.param,
+            None => self.unbound.as_ref()?,
         };
-        Some(self.bind(param, arg))
+        let mut out = Vec::new();
+        for p in template {
+            out.extend_from_slice(match p {
+                Piece::Text(t) => t.as_bytes(),
+                Piece::Field(f) if f == "param" => param,
+                // `{arg}`, in `param` only: the checks leave no other placeholder.
+                Piece::Field(_) | Piece::Inner => arg.unwrap_or_default(),
+            });
+        }
+        Some(out)
     }
 }
 
